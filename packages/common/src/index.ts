@@ -1,0 +1,24 @@
+export { parseAddress, formatAddress, httpUrl, type Address } from './address.js';
+export {
+  env,
+  loadConfig,
+  ConfigError,
+  type EnvShape,
+  type ConfigOf,
+  type ConfigCheck,
+} from './config.js';
+export {
+  createLogger,
+  silentLogger,
+  loggingFromEnv,
+  loggingEnv,
+  LOG_LEVELS,
+  type Logger,
+  type LogFormat,
+  type LoggerOptions,
+} from './logger.js';
+export { HttpError, httpErrors, toEnvelope, type ErrorEnvelope } from './errors.js';
+export { Health, type ReadinessCheck } from './health.js';
+export { createHttpApp, listen, DEFAULT_BODY_LIMIT, type HttpAppOptions } from './http.js';
+export { Shutdown, DEFAULT_GRACE_MS, type ShutdownStep, type ShutdownOptions } from './shutdown.js';
+export { runMain, UsageError, packageInfo, type PackageInfo } from './cli.js';

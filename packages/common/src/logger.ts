@@ -1,0 +1,57 @@
+import { pino, type Logger, type LevelWithSilent } from 'pino';
+import pretty from 'pino-pretty';
+import { env, loadConfig } from './config.js';
+
+export type { Logger } from 'pino';
+export type LogFormat = 'json' | 'pretty';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export interface LoggerOptions {
+  /** The service name, written as `name` on every line. */
+  name: string;
+  level?: LevelWithSilent;
+  /** JSON lines for machines (the default off a terminal), or coloured text for people. */
+  format?: LogFormat;
+  /** Where lines go; standard output by default. */
+  destination?: NodeJS.WritableStream;
+}
+
+/** Logging settings every service reads: SVC_LOG_LEVEL and SVC_LOG_FORMAT. */
+export const loggingEnv = {
+  SVC_LOG_LEVEL: env.oneOf(LOG_LEVELS, 'info'),
+  SVC_LOG_FORMAT: env.oneOf(['json', 'pretty', 'auto'] as const, 'auto'),
+};
+
+export function loggingFromEnv(environment: Record<string, string | undefined> = process.env): {
+  level: LevelWithSilent;
+  format: LogFormat;
+} {
+  const config = loadConfig(loggingEnv, environment);
+  const format =
+    config.SVC_LOG_FORMAT === 'auto'
+      ? process.stdout.isTTY
+        ? 'pretty'
+        : 'json'
+      : config.SVC_LOG_FORMAT;
+  return { level: config.SVC_LOG_LEVEL, format };
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  const base = { name: options.name, level: options.level ?? 'info', base: { name: options.name } };
+  if (options.format === 'pretty') {
+    const stream = pretty({
+      sync: true,
+      destination: options.destination ?? 1,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname,name',
+    });
+    return pino(base, stream);
+  }
+  return options.destination ? pino(base, options.destination) : pino(base);
+}
+
+/** A logger that drops everything, for tests of code that takes one. */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}

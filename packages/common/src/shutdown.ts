@@ -1,0 +1,109 @@
+import type { Logger } from 'pino';
+
+export interface ShutdownStep {
+  name: string;
+  run: () => Promise<void> | void;
+}
+
+export interface ShutdownOptions {
+  logger: Logger;
+  /** How long all steps together may take before the process exits anyway. */
+  graceMs?: number;
+  /** Replaced in tests; ends the process by default. */
+  exit?: (code: number) => void;
+}
+
+export const DEFAULT_GRACE_MS = 10_000;
+
+/**
+ * Graceful shutdown: on SIGINT or SIGTERM, run the registered steps in reverse order of
+ * registration (last started, first stopped) within one shared grace period, then exit 0, or 1 if
+ * a step failed or time ran out. A second signal exits at once.
+ */
+export class Shutdown {
+  private readonly steps: ShutdownStep[] = [];
+  private running: Promise<number> | undefined;
+  private readonly graceMs: number;
+  private readonly exit: (code: number) => void;
+
+  constructor(private readonly options: ShutdownOptions) {
+    this.graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+    this.exit = options.exit ?? ((code) => process.exit(code));
+  }
+
+  add(name: string, run: ShutdownStep['run']): this {
+    this.steps.push({ name, run });
+    return this;
+  }
+
+  /** Installs the signal handlers. */
+  listen(signals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM']): this {
+    for (const signal of signals) {
+      process.on(signal, () => {
+        if (this.running) {
+          this.options.logger.warn({ signal }, 'second signal, exiting now');
+          this.exit(1);
+          return;
+        }
+        void this.run(signal);
+      });
+    }
+    return this;
+  }
+
+  get started(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Runs the steps once; later calls return the same outcome. Resolves to the exit code. */
+  run(reason: string): Promise<number> {
+    this.running ??= this.runSteps(reason).then((code) => {
+      this.exit(code);
+      return code;
+    });
+    return this.running;
+  }
+
+  private async runSteps(reason: string): Promise<number> {
+    const { logger } = this.options;
+    logger.info({ reason, graceMs: this.graceMs }, 'shutting down');
+    const deadline = Date.now() + this.graceMs;
+    let code = 0;
+    for (const step of [...this.steps].reverse()) {
+      const remaining = deadline - Date.now();
+      const outcome = await settleWithin(step.run, remaining);
+      if (outcome === 'timeout') {
+        logger.error({ step: step.name }, 'shutdown step did not finish in the grace period');
+        return 1;
+      }
+      if (outcome instanceof Error) {
+        logger.error({ step: step.name, err: outcome }, 'shutdown step failed');
+        code = 1;
+      }
+    }
+    logger.info('stopped');
+    return code;
+  }
+}
+
+async function settleWithin(
+  fn: () => Promise<void> | void,
+  ms: number,
+): Promise<'done' | 'timeout' | Error> {
+  if (ms <= 0) return 'timeout';
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  try {
+    const work = Promise.resolve()
+      .then(fn)
+      .then(
+        () => 'done' as const,
+        (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+      );
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { start, tempDir } from '@paddock/testing';
+
+const bin = join(import.meta.dirname, '..', 'bin', 'paddock.js');
+
+describe('the paddock command', () => {
+  it('prints its usage with --help', async () => {
+    const run = start(process.execPath, [bin, '--help']);
+    assert.equal((await run.exited).code, 0);
+    assert.match(run.output(), /Usage: paddock <command>/);
+    assert.match(run.output(), /up {12}run the local platform/);
+  });
+
+  it('exits 2 with one line and the usage on an unknown command or flag', async () => {
+    for (const args of [['launch'], ['up', '--colour']]) {
+      const run = start(process.execPath, [bin, ...args]);
+      assert.equal((await run.exited).code, 2);
+      assert.match(run.output(), /^error: .+\n\nUsage: paddock/);
+    }
+  });
+
+  it('runs the local platform with its state under --data and stops cleanly on Ctrl-C', async () => {
+    const dir = await tempDir();
+    try {
+      const data = join(dir.path, 'state');
+      const run = start(process.execPath, [bin, 'up', '--data', data]);
+      await run.waitForOutput(/Paddock is running\. Press Ctrl-C to stop\./, 60_000);
+      assert.ok(existsSync(data));
+      run.child.kill('SIGINT');
+      const { code } = await run.exited;
+      assert.equal(code, 0, run.output());
+      assert.match(run.output(), /stopping: received SIGINT/);
+      assert.match(run.output(), /paddock +\| stopped/);
+    } finally {
+      await dir.remove();
+    }
+  });
+});

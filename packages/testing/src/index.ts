@@ -1,0 +1,12 @@
+export {
+  ensurePrerequisites,
+  missingPrerequisites,
+  onPath,
+  postgresBinDir,
+  CHROMIUM_PATH,
+  PREREQUISITES,
+  type Prerequisite,
+} from './prerequisites.js';
+export { start, type Started } from './processes.js';
+export { freePort } from './ports.js';
+export { tempDir } from './temp.js';

@@ -1,0 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A fresh temporary folder, removed by the returned cleanup function. */
+export async function tempDir(
+  prefix = 'paddock-test-',
+): Promise<{ path: string; remove: () => Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), prefix));
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}
