@@ -18,7 +18,8 @@ for (const variant of ['bare', 'paddock'] as const) {
     const url = `http://127.0.0.1:${proc.port}/healthz`;
     await httpLoad(url, { connections: CONNECTIONS, seconds: 1 }); // warm-up
     const runs = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await httpLoad(url, { connections: CONNECTIONS, seconds: SECONDS }));
+    for (let i = 0; i < RUNS; i++)
+      runs.push(await httpLoad(url, { connections: CONNECTIONS, seconds: SECONDS }));
     const rps = median(runs.map((r) => r.requestsPerSecond));
     results[variant] = rps;
     rows.push({
@@ -34,4 +35,7 @@ for (const variant of ['bare', 'paddock'] as const) {
     await proc.stop();
   }
 }
-printTable(`GET /healthz, ${CONNECTIONS} connections, median of ${RUNS} runs of ${SECONDS} s`, rows);
+printTable(
+  `GET /healthz, ${CONNECTIONS} connections, median of ${RUNS} runs of ${SECONDS} s`,
+  rows,
+);

@@ -34,7 +34,13 @@ export interface LoadResult {
  */
 export async function httpLoad(
   url: string,
-  options: { connections: number; seconds: number; method?: string; body?: string; headers?: Record<string, string> },
+  options: {
+    connections: number;
+    seconds: number;
+    method?: string;
+    body?: string;
+    headers?: Record<string, string>;
+  },
 ): Promise<LoadResult> {
   const args = [
     'node_modules/autocannon/autocannon.js',
@@ -46,7 +52,8 @@ export async function httpLoad(
     '-m',
     options.method ?? 'GET',
   ];
-  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`);
+  for (const [name, value] of Object.entries(options.headers ?? {}))
+    args.push('-H', `${name}=${value}`);
   if (options.body !== undefined) args.push('-b', options.body);
   args.push(url);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
