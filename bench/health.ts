@@ -8,7 +8,7 @@ const RUNS = 3;
 const SECONDS = 4;
 const CONNECTIONS = 50;
 const server = join(import.meta.dirname, 'fixtures', 'health-server.ts');
-const node = ['--conditions=source', '--import', 'tsx', server];
+const node = ['--conditions=paddock-source', '--import', 'tsx', server];
 
 const rows = [];
 const results: Record<string, number> = {};

@@ -35,7 +35,7 @@ if (!prerequisites.ok) {
 const child = spawn(
   process.execPath,
   [
-    '--conditions=source',
+    '--conditions=paddock-source',
     '--import',
     'tsx',
     '--test',

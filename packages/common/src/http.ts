@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Address } from './address.js';
 import { toEnvelope } from './errors.js';
 
@@ -17,7 +17,7 @@ export interface HttpAppOptions {
 export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   const app = Fastify({
     loggerInstance: options.logger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
   });
 

@@ -6,7 +6,7 @@ import { start, type Started } from '@paddock/testing';
 const fixture = join(import.meta.dirname, 'fixtures', 'service.ts');
 
 function startService(env: Record<string, string> = {}): Started {
-  return start(process.execPath, ['--conditions=source', '--import', 'tsx', fixture], {
+  return start(process.execPath, ['--conditions=paddock-source', '--import', 'tsx', fixture], {
     env: { ...process.env, SVC_LOG_FORMAT: 'json', ...env },
   });
 }

@@ -1,3 +1,7 @@
+import { cp, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ComponentSpec } from './supervisor.js';
 
 export interface LocalPlatform {
@@ -5,12 +9,60 @@ export interface LocalPlatform {
   dataDir: string;
   /** The interface every listener binds: loopback unless asked otherwise. */
   host: string;
+  /** Port of the sandbox's MCP listener. */
+  sandboxPort: number;
+}
+
+export const DEFAULT_SANDBOX_PORT = 7070;
+
+const require = createRequire(import.meta.url);
+const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** The command file of a workspace package's bin. */
+function binOf(pkg: string, command: string): string {
+  const manifest = require.resolve(`${pkg}/package.json`);
+  const { bin } = require(manifest) as { bin: Record<string, string> };
+  return join(dirname(manifest), bin[command]!);
+}
+
+function url(host: string, port: number, path: string): string {
+  const shown = host === '0.0.0.0' ? '127.0.0.1' : host;
+  return `http://${shown}:${port}${path}`;
+}
+
+/** Copies the sample workspace under the data folder once, so agents never edit the repository. */
+async function sampleWorkspace(dataDir: string): Promise<string> {
+  const target = join(dataDir, 'workspaces', 'sample');
+  if (!(await stat(target).catch(() => undefined))) {
+    await cp(join(repositoryRoot, 'examples', 'sample-workspace'), target, { recursive: true });
+  }
+  return target;
 }
 
 /**
  * The components of the local platform in start order. Each component adds itself here when it
  * lands: its command, its ready URL, and the lines a newcomer needs to use it.
  */
-export function localComponents(_platform: LocalPlatform): ComponentSpec[] {
-  return [];
+export async function localComponents(platform: LocalPlatform): Promise<ComponentSpec[]> {
+  const { host, sandboxPort } = platform;
+  const workspace = await sampleWorkspace(platform.dataDir);
+  return [
+    {
+      name: 'sandbox',
+      command: process.execPath,
+      args: [
+        binOf('@paddock/sandbox', 'paddock-sandbox'),
+        '-addr',
+        `${host}:${sandboxPort}`,
+        '-workspace',
+        workspace,
+      ],
+      readyUrl: url(host, sandboxPort, '/readyz'),
+      banner: [
+        `MCP over HTTP+SSE:        ${url(host, sandboxPort, '/sse')}`,
+        `MCP over Streamable HTTP: ${url(host, sandboxPort, '/mcp')}`,
+        `sample workspace:         ${workspace}`,
+      ],
+    },
+  ];
 }

@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { localComponents } from './components.js';
+import { DEFAULT_SANDBOX_PORT, localComponents } from './components.js';
 import { Supervisor, type ComponentSpec } from './supervisor.js';
 
 export interface UpOptions {
   dataDir: string;
   host: string;
+  sandboxPort?: number;
   out?: NodeJS.WritableStream;
   /** Replaces the built-in component list (used by tests of the supervisor wiring). */
   components?: ComponentSpec[];
@@ -19,7 +20,13 @@ export async function up(options: UpOptions): Promise<number> {
   const out = options.out ?? process.stdout;
   const dataDir = resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true });
-  const specs = options.components ?? localComponents({ dataDir, host: options.host });
+  const specs =
+    options.components ??
+    (await localComponents({
+      dataDir,
+      host: options.host,
+      sandboxPort: options.sandboxPort ?? DEFAULT_SANDBOX_PORT,
+    }));
   const supervisor = new Supervisor(specs, {
     out,
     color: out === process.stdout && process.stdout.isTTY,

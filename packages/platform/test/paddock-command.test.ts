@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { start, tempDir } from '@paddock/testing';
+import { freePort, start, tempDir } from '@paddock/testing';
 
 const bin = join(import.meta.dirname, '..', 'bin', 'paddock.js');
 
@@ -22,18 +22,33 @@ describe('the paddock command', () => {
     }
   });
 
-  it('runs the local platform with its state under --data and stops cleanly on Ctrl-C', async () => {
+  it('runs the local platform with the sandbox on a sample workspace, state under --data, and stops cleanly on Ctrl-C', async () => {
     const dir = await tempDir();
     try {
       const data = join(dir.path, 'state');
-      const run = start(process.execPath, [bin, 'up', '--data', data]);
+      const port = await freePort();
+      const run = start(process.execPath, [
+        bin,
+        'up',
+        '--data',
+        data,
+        '--sandbox-port',
+        String(port),
+      ]);
       await run.waitForOutput(/Paddock is running\. Press Ctrl-C to stop\./, 60_000);
-      assert.ok(existsSync(data));
+      assert.ok(existsSync(join(data, 'workspaces', 'sample', 'src', 'greet.js')));
+      assert.match(
+        run.output(),
+        new RegExp(`sandbox: MCP over HTTP\\+SSE: +http://127\\.0\\.0\\.1:${port}/sse`),
+      );
+      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+      assert.equal(health.status, 200);
       run.child.kill('SIGINT');
       const { code } = await run.exited;
       assert.equal(code, 0, run.output());
       assert.match(run.output(), /stopping: received SIGINT/);
       assert.match(run.output(), /paddock +\| stopped/);
+      await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`), 'the sandbox stopped too');
     } finally {
       await dir.remove();
     }

@@ -10,6 +10,8 @@ Commands:
 Options of up:
   --data DIR    folder for all state (default ./data)
   --host HOST   interface every listener binds (default 127.0.0.1)
+  --sandbox-port N
+                port of the sandbox's MCP listener (default 7070)
 
   -h, --help    show this help
   --version     print the version`;
@@ -24,6 +26,7 @@ function parseCommandLine(args: string[]) {
         version: { type: 'boolean' },
         data: { type: 'string' },
         host: { type: 'string' },
+        'sandbox-port': { type: 'string' },
       },
     });
   } catch (err) {
@@ -42,5 +45,13 @@ runMain(async () => {
     );
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
-  process.exitCode = await up({ dataDir: values.data ?? 'data', host: values.host ?? '127.0.0.1' });
+  const sandboxPort = values['sandbox-port'];
+  if (sandboxPort !== undefined && !/^\d{1,5}$/.test(sandboxPort)) {
+    throw new UsageError(`--sandbox-port must be a port number, not "${sandboxPort}"`);
+  }
+  process.exitCode = await up({
+    dataDir: values.data ?? 'data',
+    host: values.host ?? '127.0.0.1',
+    sandboxPort: sandboxPort === undefined ? undefined : Number(sandboxPort),
+  });
 }, USAGE);

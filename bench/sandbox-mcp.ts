@@ -1,0 +1,236 @@
+// The sandbox's MCP server under load, beside the MCP SDK's reference server in the same run:
+// tools/call Read of a 4 KiB file (the reference: its echo tool) with 1 and 50 sessions over
+// HTTP+SSE and Streamable HTTP; the Grep tool against ripgrep run directly on a 20,000-file tree;
+// the sandbox's peak RSS.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { freePort, start, tempDir } from '@paddock/testing';
+import { peakRssMiB, startServer } from './lib/processes.js';
+import { median, printTable } from './lib/table.js';
+
+const RUNS = 3;
+const SECONDS = 4;
+const GREP_RUNS = 5;
+const root = join(import.meta.dirname, '..');
+const sandboxBin = join(root, 'packages', 'sandbox', 'bin', 'paddock-sandbox.js');
+const referenceBin = join(
+  root,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js',
+);
+const loadScript = join(import.meta.dirname, 'fixtures', 'mcp-load.ts');
+const run = promisify(execFile);
+
+interface Load {
+  calls: number;
+  callsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+}
+
+async function load(
+  url: string,
+  kind: string,
+  sessions: number,
+  tool: string,
+  args: object,
+): Promise<Load> {
+  const { stdout } = await run(
+    process.execPath,
+    [
+      '--conditions=paddock-source',
+      '--import',
+      'tsx',
+      loadScript,
+      url,
+      kind,
+      String(sessions),
+      String(SECONDS),
+      tool,
+      JSON.stringify(args),
+    ],
+    { cwd: root, maxBuffer: 1 << 20 },
+  );
+  return JSON.parse(stdout) as Load;
+}
+
+async function medianLoad(url: string, kind: string, sessions: number, tool: string, args: object) {
+  const runs: Load[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await load(url, kind, sessions, tool, args));
+  return {
+    callsPerSecond: median(runs.map((r) => r.callsPerSecond)),
+    p50Ms: median(runs.map((r) => r.p50Ms)),
+    p99Ms: median(runs.map((r) => r.p99Ms)),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+  };
+}
+
+const workspace = await tempDir('paddock-bench-ws-');
+await writeFile(
+  join(workspace.path, 'four-k.txt'),
+  Array.from({ length: 64 }, (_, i) => `line ${String(i).padStart(3, '0')} ${'x'.repeat(54)}`).join(
+    '\n',
+  ),
+);
+
+const sandbox = await startServer(
+  process.execPath,
+  [sandboxBin, '-addr', '127.0.0.1:0', '-workspace', workspace.path],
+  /"addr":"127\.0\.0\.1:(\d+)"/,
+);
+const rows = [];
+try {
+  for (const kind of ['sse', 'streamable'] as const) {
+    const refPort = await freePort();
+    const reference = start(
+      process.execPath,
+      [referenceBin, kind === 'sse' ? 'sse' : 'streamableHttp'],
+      {
+        env: { ...process.env, PORT: String(refPort) },
+      },
+    );
+    await reference.waitForOutput(/port/i, 30_000);
+    try {
+      for (const sessions of [1, 50]) {
+        const path = kind === 'sse' ? '/sse' : '/mcp';
+        const ours = await medianLoad(
+          `http://127.0.0.1:${sandbox.port}${path}`,
+          kind,
+          sessions,
+          'Read',
+          { file_path: 'four-k.txt' },
+        );
+        const theirs = await medianLoad(
+          `http://127.0.0.1:${refPort}${path}`,
+          kind,
+          sessions,
+          'echo',
+          { message: 'hello' },
+        );
+        rows.push({
+          transport: kind === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP',
+          sessions,
+          'paddock Read calls/s': Math.round(ours.callsPerSecond),
+          'p50 ms': ours.p50Ms,
+          'p99 ms': ours.p99Ms,
+          'reference echo calls/s': Math.round(theirs.callsPerSecond),
+          'ref p50 ms': theirs.p50Ms,
+          'ref p99 ms': theirs.p99Ms,
+          ratio: (ours.callsPerSecond / theirs.callsPerSecond).toFixed(2),
+          errors: ours.errors + theirs.errors,
+        });
+      }
+    } finally {
+      await reference.stop();
+    }
+  }
+  printTable(
+    `MCP tools/call, median of ${RUNS} runs of ${SECONDS} s (reference: @modelcontextprotocol/server-everything)`,
+    rows,
+  );
+  console.log(
+    `sandbox peak RSS over the load runs: ${peakRssMiB(sandbox.child.pid!).toFixed(0)} MiB`,
+  );
+
+  // Grep against ripgrep on the same tree.
+  const tree = join(tmpdir(), 'paddock-bench-grep-tree');
+  await generateTree(tree);
+  const grepSandbox = await startServer(
+    process.execPath,
+    [sandboxBin, '-addr', '127.0.0.1:0', '-workspace', tree],
+    /"addr":"127\.0\.0\.1:(\d+)"/,
+  );
+  try {
+    const client = new Client({ name: 'bench', version: '1' });
+    await client.connect(
+      new SSEClientTransport(new URL(`http://127.0.0.1:${grepSandbox.port}/sse`)),
+    );
+    const grepRows = [];
+    for (const mode of ['content', 'files_with_matches'] as const) {
+      const rgArgs =
+        mode === 'content'
+          ? ['-n', '--no-heading', '--color', 'never', 'needle_[0-9]+']
+          : ['-l', 'needle_[0-9]+'];
+      await run('rg', [...rgArgs, '.'], { cwd: tree, maxBuffer: 64 << 20 }); // warm the page cache
+      const direct: number[] = [];
+      const viaMcp: number[] = [];
+      let lines = 0;
+      for (let i = 0; i < GREP_RUNS; i++) {
+        let t = performance.now();
+        const { stdout } = await run('rg', [...rgArgs, '.'], { cwd: tree, maxBuffer: 64 << 20 });
+        direct.push(performance.now() - t);
+        lines = stdout.split('\n').length - 1;
+        t = performance.now();
+        const result = await client.callTool({
+          name: 'Grep',
+          arguments: { pattern: 'needle_[0-9]+', output_mode: mode },
+        });
+        viaMcp.push(performance.now() - t);
+        if (result.isError) throw new Error(JSON.stringify(result.content));
+      }
+      grepRows.push({
+        mode,
+        'result lines': lines,
+        'rg direct ms': median(direct),
+        'Grep via MCP ms': median(viaMcp),
+        ratio: (median(viaMcp) / median(direct)).toFixed(2),
+      });
+    }
+    await client.close();
+    printTable(
+      `Grep over 20,000 files (~200 MB), median of ${GREP_RUNS} runs, warm page cache`,
+      grepRows,
+    );
+  } finally {
+    await grepSandbox.stop();
+  }
+} finally {
+  await sandbox.stop();
+  await workspace.remove();
+}
+
+/** 20,000 files of ~10 KB in 200 folders; one file in 50 holds a needle. Made once and reused. */
+async function generateTree(dir: string): Promise<void> {
+  const marker = join(dir, '.complete');
+  if (existsSync(marker)) return;
+  const words = [
+    'alpha',
+    'bravo',
+    'charlie',
+    'delta',
+    'echo',
+    'foxtrot',
+    'golf',
+    'hotel',
+    'india',
+    'juliet',
+  ];
+  let seed = 42;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let d = 0; d < 200; d++) {
+    const folder = join(dir, `pkg${d}`, 'src');
+    await mkdir(folder, { recursive: true });
+    for (let f = 0; f < 100; f++) {
+      const index = d * 100 + f;
+      const lines: string[] = [];
+      for (let l = 0; l < 160; l++) {
+        lines.push(
+          Array.from({ length: 10 }, () => words[Math.floor(random() * words.length)]).join(' '),
+        );
+      }
+      if (index % 50 === 0) lines[80] = `const found = "needle_${index}";`;
+      await writeFile(join(folder, `file${f}.ts`), `${lines.join('\n')}\n`);
+    }
+  }
+  await writeFile(marker, '');
+}

@@ -1,0 +1,86 @@
+import { readFile } from 'node:fs/promises';
+import {
+  ConfigError,
+  createLogger,
+  formatAddress,
+  httpUrl,
+  listen,
+  loadConfig,
+  loggingFromEnv,
+  packageInfo,
+  Shutdown,
+} from '@paddock/common';
+import { checkWorkspace, parseFlags, USAGE } from './cli/flags.js';
+import { sandboxEnv } from './config.js';
+import { ToolSet } from './mcp/dispatch.js';
+import { createMcpListener } from './mcp/listener.js';
+import { killAllProcessGroups } from './mcp/process-group.js';
+import { TOOLS } from './mcp/tools/index.js';
+import { childEnvironment, parsePatternFile, Scrubber, secretsFromEnv } from './scrub/index.js';
+import { Workspace } from './workspace/containment.js';
+
+/** `paddock-sandbox`: parse the command line and configuration, then serve until a signal. */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const outcome = parseFlags(argv);
+  if ('help' in outcome) return void process.stdout.write(`${USAGE}\n`);
+  const { version } = packageInfo(import.meta.url);
+  if ('version' in outcome) return void process.stdout.write(`${version}\n`);
+  const { flags } = outcome;
+  await checkWorkspace(flags.workspace);
+  const config = loadConfig(sandboxEnv, env);
+  const extraPatterns = await readPatterns(config.SVC_SCRUB_PATTERNS_FILE);
+
+  const logger = createLogger({ name: 'paddock-sandbox', ...loggingFromEnv(env) });
+  const workspace = await Workspace.open(flags.workspace);
+  const secrets = secretsFromEnv(env);
+  if (config.SVC_MCP_TOKEN !== undefined) secrets.push(config.SVC_MCP_TOKEN);
+  const scrubber = new Scrubber({ secrets, extraPatterns });
+
+  const mcp = createMcpListener(
+    {
+      version,
+      tools: new ToolSet(TOOLS),
+      workspace,
+      childEnv: childEnvironment(env),
+      scrub: (text) => scrubber.scrub(text),
+    },
+    logger,
+    {
+      token: config.SVC_MCP_TOKEN,
+      allowedOrigins: config.SVC_MCP_ALLOWED_ORIGINS,
+      keepAliveMs: config.SVC_MCP_KEEPALIVE_SECONDS * 1000,
+    },
+  );
+  const shutdown = new Shutdown({ logger })
+    .add('process groups', killAllProcessGroups)
+    .add('mcp listener', mcp.close)
+    .listen();
+  const bound = await listen(mcp.app, flags.addr);
+  logger.info(
+    {
+      addr: formatAddress(bound),
+      sse: httpUrl(bound, '/sse'),
+      streamableHttp: httpUrl(bound, '/mcp'),
+      workspace: workspace.root,
+      tools: TOOLS.length,
+    },
+    'MCP server listening',
+  );
+  if (flags.apiAddr) {
+    // The human-facing listener plugs in here.
+    logger.warn(
+      { apiAddr: formatAddress(flags.apiAddr) },
+      'the human-facing API is not available in this build',
+    );
+  }
+  void shutdown;
+}
+
+async function readPatterns(file: string | undefined) {
+  if (file === undefined) return [];
+  try {
+    return parsePatternFile(await readFile(file, 'utf8'));
+  } catch (err) {
+    throw new ConfigError([`SVC_SCRUB_PATTERNS_FILE: ${(err as Error).message}`]);
+  }
+}

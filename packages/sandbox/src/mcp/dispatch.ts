@@ -1,0 +1,95 @@
+import {
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type Tool as ToolDescriptor,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '@paddock/common';
+import { z } from 'zod';
+import { PathError } from '../workspace/containment.js';
+import { ToolFailure, type Tool, type ToolContext } from './tool.js';
+
+/** The fixed tool set of one sandbox process, with its descriptors computed once. */
+export class ToolSet {
+  private readonly byName: Map<string, Tool>;
+  readonly descriptors: ToolDescriptor[];
+
+  constructor(tools: readonly Tool[]) {
+    this.byName = new Map(tools.map((t) => [t.name, t]));
+    this.descriptors = tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: z.toJSONSchema(t.input, { io: 'input' }) as ToolDescriptor['inputSchema'],
+    }));
+  }
+
+  get(name: string): Tool | undefined {
+    return this.byName.get(name);
+  }
+}
+
+/** How the arguments failed their schema, one line per field, for the agent to correct itself. */
+export function describeIssues(toolName: string, error: z.ZodError): string {
+  const lines = error.issues.map((issue) => {
+    const field = issue.path.length > 0 ? issue.path.join('.') : '(arguments)';
+    return `- ${field}: ${issue.message}`;
+  });
+  return `Invalid arguments for ${toolName}:\n${lines.join('\n')}`;
+}
+
+function text(value: string, isError: boolean): CallToolResult {
+  return isError
+    ? { content: [{ type: 'text', text: value }], isError: true }
+    : { content: [{ type: 'text', text: value }] };
+}
+
+export interface CallOptions {
+  tools: ToolSet;
+  ctx: ToolContext;
+  scrub: (text: string) => string;
+  logger: Logger;
+}
+
+/**
+ * Runs one tools/call: validate, run, scrub, log. The caller's mistakes (bad arguments, a path
+ * outside the workspace, a missing file, a failed command) come back as isError results; an unknown
+ * tool is invalid params; any other failure becomes a JSON-RPC internal error with a scrubbed
+ * message, so a throwing tool never takes the process down.
+ */
+export async function callTool(
+  name: string,
+  args: Record<string, unknown> | undefined,
+  { tools, ctx, scrub, logger }: CallOptions,
+): Promise<CallToolResult> {
+  const tool = tools.get(name);
+  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${scrub(name)}`);
+  const started = performance.now();
+  let result: CallToolResult;
+  const parsed = tool.input.safeParse(args ?? {});
+  if (!parsed.success) {
+    result = text(scrub(describeIssues(name, parsed.error)), true);
+  } else {
+    try {
+      result = text(scrub(await tool.run(parsed.data, ctx)), false);
+    } catch (err) {
+      if (err instanceof ToolFailure || err instanceof PathError) {
+        result = text(scrub(err.message), true);
+      } else {
+        const message = scrub(err instanceof Error ? err.message : String(err));
+        logger.error({ tool: name, err: message }, 'tool failed');
+        throw new McpError(ErrorCode.InternalError, `${name} failed: ${message}`);
+      }
+    }
+  }
+  const first = result.content[0];
+  logger.info(
+    {
+      tool: name,
+      ms: Math.round((performance.now() - started) * 100) / 100,
+      isError: result.isError === true,
+      bytes: first?.type === 'text' ? Buffer.byteLength(first.text) : 0,
+    },
+    'tool call',
+  );
+  return result;
+}

@@ -1,0 +1,271 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+
+/** How long a process group gets between SIGTERM and SIGKILL. */
+export const KILL_GRACE_MS = 2_000;
+/** How long to wait for a SIGKILLed group to disappear before giving up on it. */
+const SIGKILL_WAIT_MS = 5_000;
+/** How long after the shell exits its output pipes may take to close before they are cut. */
+const OUTPUT_DRAIN_MS = 500;
+/** How often a dying group is checked for remaining members. */
+const GROUP_POLL_MS = 25;
+
+/** Characters of a command's output kept from its beginning. */
+export const OUTPUT_HEAD_CHARS = 15_000;
+/** Characters of a command's output kept from its end (build errors live there). */
+export const OUTPUT_TAIL_CHARS = 15_000;
+
+/** How the shell (the group's leader) ended. */
+export interface GroupExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface SpawnOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Receives stdout and stderr as text, interleaved in arrival order. */
+  onOutput: (text: string) => void;
+}
+
+/** Every group started and not yet gone, so that shutdown can leave nothing behind. */
+const liveGroups = new Set<ProcessGroup>();
+
+/**
+ * `bash -c <command>` as the leader of its own process group (and session), so that it and
+ * everything it starts can be signalled together. A command's processes end with it: when the
+ * shell exits, whatever it left running in its group is terminated too.
+ */
+export class ProcessGroup {
+  readonly pid: number | undefined;
+  /** Resolves once bash is running; rejects with a clear Error when it cannot be started. */
+  readonly started: Promise<void>;
+  /** Resolves once the shell has exited, its group is gone and its output is fully delivered. */
+  readonly done: Promise<GroupExit>;
+
+  private readonly child: ChildProcess;
+  private readonly leaderExit: Promise<GroupExit>;
+  private leaderExited = false;
+  /** Set once `done` resolves: the pid may then be reused, so the group is never signalled again. */
+  private finished = false;
+  private killing: Promise<void> | undefined;
+
+  constructor(command: string, options: SpawnOptions) {
+    this.child = spawn('bash', ['-c', command], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // setsid(): its own process group, no controlling terminal
+    });
+    this.pid = this.child.pid;
+    const child = this.child;
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.setEncoding('utf8'); // decodes multi-byte characters split across chunks
+      stream?.on('data', (text: string) => options.onOutput(text));
+    }
+
+    this.started = new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        reject(
+          err.code === 'ENOENT'
+            ? new Error(`cannot run commands: bash was not found on the PATH (${err.message})`)
+            : new Error(`cannot run bash: ${err.message}`),
+        );
+      });
+    });
+    this.started.catch(() => {}); // the caller sees the rejection; it must not go unhandled here
+
+    const leaderExit = new Promise<GroupExit>((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.leaderExited = true;
+        resolve({ code, signal });
+      });
+    });
+    this.leaderExit = leaderExit;
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+
+    if (this.pid === undefined) {
+      this.done = this.started.then(
+        () => ({ code: null, signal: null }),
+        () => ({ code: null, signal: null }),
+      );
+      return;
+    }
+    liveGroups.add(this);
+    this.done = (async () => {
+      const exit = await leaderExit;
+      if (await this.hasLiveMembers()) await this.killGroup();
+      // A process outside the group (setsid) may still hold the pipes: stop reading after a while.
+      if (!(await settlesWithin(closed, OUTPUT_DRAIN_MS))) {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      }
+      this.finished = true;
+      liveGroups.delete(this);
+      return exit;
+    })();
+  }
+
+  /**
+   * SIGTERM to the whole group, SIGKILL to whatever is left after the grace period; resolves
+   * with `done`. Safe to call more than once and after the shell has exited.
+   */
+  async terminate(): Promise<GroupExit> {
+    if (this.pid !== undefined) await this.killGroup();
+    return this.done;
+  }
+
+  /** Sends a signal to every process of the group, now. */
+  signalGroup(signal: NodeJS.Signals): void {
+    if (this.pid === undefined || this.finished) return;
+    try {
+      process.kill(-this.pid, signal);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+  }
+
+  private killGroup(): Promise<void> {
+    this.killing ??= (async () => {
+      this.signalGroup('SIGTERM');
+      if (await this.untilGone(KILL_GRACE_MS)) return;
+      this.signalGroup('SIGKILL');
+      await this.untilGone(SIGKILL_WAIT_MS);
+    })();
+    return this.killing;
+  }
+
+  /** True once the shell has exited and no live process remains in its group, within `ms`. */
+  private async untilGone(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      if (this.leaderExited && !(await this.hasLiveMembers())) return true;
+      if (Date.now() >= deadline) return false;
+      // Wake at once when the shell exits; after that, poll the rest of the group.
+      await (this.leaderExited
+        ? delay(GROUP_POLL_MS)
+        : Promise.race([this.leaderExit, delay(GROUP_POLL_MS)]));
+    }
+  }
+
+  private async hasLiveMembers(): Promise<boolean> {
+    if (this.pid === undefined) return false;
+    return groupHasLiveMembers(this.pid);
+  }
+}
+
+/** Whether `promise` settles within `ms`; the timer does not outlive the answer. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false)));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Whether any process of the group is alive. kill(-pgid, 0) also counts zombies, which stay
+ * forever under an init that does not reap orphans (containers); on Linux /proc tells them apart.
+ */
+async function groupHasLiveMembers(pgid: number): Promise<boolean> {
+  try {
+    process.kill(-pgid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  if (process.platform !== 'linux') return true;
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so parse after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') return true;
+  }
+  return false;
+}
+
+/** Starts `bash -c <command>` in its own process group; see ProcessGroup. */
+export function spawnProcessGroup(command: string, options: SpawnOptions): ProcessGroup {
+  return new ProcessGroup(command, options);
+}
+
+/** Terminates every process group the sandbox started and still running, and waits for them. */
+export async function killAllProcessGroups(): Promise<void> {
+  await Promise.all([...liveGroups].map((group) => group.terminate()));
+}
+
+/** SIGKILLs every live group at once, synchronously: for a process 'exit' handler, the last resort. */
+export function killAllProcessGroupsNow(): void {
+  for (const group of liveGroups) group.signalGroup('SIGKILL');
+}
+
+/**
+ * A command's output with bounded memory: the first `headChars` and a rolling window of the last
+ * `tailChars` characters, with how many were dropped between them.
+ */
+export class HeadTailText {
+  private head = '';
+  /** Set once output spilled past the head: from then on everything goes to the tail, in order. */
+  private headFull = false;
+  private tail = '';
+  private omitted = 0;
+
+  constructor(
+    private readonly headChars = OUTPUT_HEAD_CHARS,
+    private readonly tailChars = OUTPUT_TAIL_CHARS,
+  ) {}
+
+  append(text: string): void {
+    if (!this.headFull) {
+      let cut = this.headChars - this.head.length;
+      if (text.length <= cut) {
+        this.head += text;
+        return;
+      }
+      if (isHighSurrogate(text.charCodeAt(cut - 1))) cut -= 1; // never split a surrogate pair
+      this.head += text.slice(0, cut);
+      text = text.slice(cut);
+      this.headFull = true;
+    }
+    this.tail += text;
+    // Trimmed only once it doubles, so that many small chunks do not each copy the window.
+    if (this.tail.length > 2 * this.tailChars) this.trimTail();
+  }
+
+  get isEmpty(): boolean {
+    return this.head === '';
+  }
+
+  toString(): string {
+    this.trimTail();
+    if (this.omitted === 0) return this.head + this.tail;
+    const head = this.head.endsWith('\n') ? this.head : `${this.head}\n`;
+    return `${head}… [${this.omitted} characters of output omitted] …\n${this.tail}`;
+  }
+
+  private trimTail(): void {
+    if (this.tail.length <= this.tailChars) return;
+    let drop = this.tail.length - this.tailChars;
+    if (isLowSurrogate(this.tail.charCodeAt(drop))) drop += 1;
+    this.omitted += drop;
+    this.tail = this.tail.slice(drop);
+  }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}

@@ -1,0 +1,54 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '@paddock/common';
+import type { Workspace } from '../workspace/containment.js';
+import { callTool, type ToolSet } from './dispatch.js';
+import type { SessionState } from './session.js';
+
+export const SERVER_NAME = 'paddock-sandbox';
+
+export interface McpContext {
+  version: string;
+  tools: ToolSet;
+  workspace: Workspace;
+  childEnv: NodeJS.ProcessEnv;
+  scrub: (text: string) => string;
+  logger: Logger;
+  /** Aborted when the process shuts down. */
+  shutdown: AbortSignal;
+  /** Counts tool calls in flight, so shutdown can wait for them. */
+  track: <T>(work: Promise<T>) => Promise<T>;
+}
+
+/**
+ * One MCP server per session, as the SDK intends (a Server speaks over one transport). The tool set
+ * is fixed at startup: tools.listChanged is advertised as the specification says, and no
+ * list_changed notification is ever sent.
+ */
+export function createMcpServer(
+  context: McpContext,
+  session: SessionState,
+  sessionEnded: AbortSignal,
+): Server {
+  const server = new Server(
+    { name: SERVER_NAME, version: context.version },
+    { capabilities: { tools: { listChanged: true } } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: context.tools.descriptors }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    context.track(
+      callTool(request.params.name, request.params.arguments, {
+        tools: context.tools,
+        scrub: context.scrub,
+        logger: context.logger,
+        ctx: {
+          workspace: context.workspace,
+          session,
+          childEnv: context.childEnv,
+          signal: AbortSignal.any([extra.signal, sessionEnded, context.shutdown]),
+        },
+      }),
+    ),
+  );
+  return server;
+}

@@ -1,0 +1,39 @@
+import type { z } from 'zod';
+import type { Workspace } from '../workspace/containment.js';
+import type { SessionState } from './session.js';
+
+/** What a tool runs with: the workspace, its MCP session's state, and a signal for cancellation. */
+export interface ToolContext {
+  workspace: Workspace;
+  session: SessionState;
+  /** Aborted when the client cancels the call, the session ends, or the process shuts down. */
+  signal: AbortSignal;
+  /** The environment for child processes: the sandbox's own secrets already removed. */
+  childEnv: NodeJS.ProcessEnv;
+}
+
+/**
+ * One MCP tool. `input` is validated before `run` is called (a bad argument becomes an isError
+ * result naming the field). `run` returns the result text; a failure the caller caused (missing
+ * file, path outside the workspace, command failed) is a thrown ToolFailure (or PathError) and
+ * becomes an isError result; anything else thrown becomes a JSON-RPC error, never a crash.
+ */
+export interface Tool<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  description: string;
+  input: S;
+  run(args: z.output<S>, ctx: ToolContext): Promise<string>;
+}
+
+/** A failure caused by the caller's request: reported as a normal result with isError true. */
+export class ToolFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolFailure';
+  }
+}
+
+/** Helps `defineTool` infer the argument type from the schema. */
+export function defineTool<S extends z.ZodObject>(tool: Tool<S>): Tool<S> {
+  return tool;
+}

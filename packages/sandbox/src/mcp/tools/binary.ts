@@ -1,0 +1,30 @@
+/** Share of suspicious characters (invalid UTF-8, control codes) above which a sample is binary. */
+const SUSPICIOUS_SHARE = 0.1;
+
+/** The UTF-8 encoding of U+FFFD, which a text file may contain legitimately. */
+const REPLACEMENT_BYTES = Buffer.from('\uFFFD');
+
+/**
+ * Whether the first bytes of a file look binary: any NUL byte, or more than a tenth of the
+ * characters being invalid UTF-8 or control codes that text does not use. A few stray bytes (a
+ * Latin-1 accent) do not make a file binary; a UTF-16 or compiled file does.
+ */
+export function looksBinary(sample: Buffer): boolean {
+  if (sample.length === 0) return false;
+  if (sample.includes(0)) return true;
+  // stream: true leaves a multi-byte character cut by the end of the sample undecoded, not invalid.
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(sample, { stream: true });
+  let suspicious = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0xfffd) suspicious++;
+    // Tab, newline, vertical tab, form feed, carriage return, backspace and escape occur in text.
+    else if ((c < 0x20 && !(c >= 0x08 && c <= 0x0d) && c !== 0x1b) || c === 0x7f) suspicious++;
+  }
+  let genuine = sample.indexOf(REPLACEMENT_BYTES);
+  while (genuine !== -1) {
+    suspicious--;
+    genuine = sample.indexOf(REPLACEMENT_BYTES, genuine + REPLACEMENT_BYTES.length);
+  }
+  return suspicious > text.length * SUSPICIOUS_SHARE;
+}

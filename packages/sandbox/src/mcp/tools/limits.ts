@@ -1,0 +1,57 @@
+// Every bound the file tools apply, in one place. Results go into an agent's context window, so
+// each tool shows a bounded amount and says how to get the rest rather than failing.
+
+/** Read: lines shown when the caller gives no `limit`. */
+export const READ_DEFAULT_LIMIT = 2000;
+
+/** Read: characters of one line shown; the rest is replaced by a marker saying how many were cut. */
+export const READ_MAX_LINE_CHARS = 2000;
+
+/** Read: bytes of the whole result; past it the output stops with the offset to continue from. */
+export const READ_MAX_BYTES = 256 * 1024;
+
+/** Read, Edit: bytes at the start of a file inspected to decide whether it is binary. */
+export const BINARY_SNIFF_BYTES = 8 * 1024;
+
+/** Read: bytes read from disk per chunk while scanning for lines. */
+export const READ_CHUNK_BYTES = 64 * 1024;
+
+/** Edit: largest file Edit loads into memory to replace text in. */
+export const EDIT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/** Edit: lines of context shown around the edited region, before and after it. */
+export const EDIT_SNIPPET_CONTEXT_LINES = 3;
+
+/** Edit: most lines of the edited region shown in the result. */
+export const EDIT_SNIPPET_MAX_LINES = 30;
+
+/** LS: entries listed; the rest are counted in a marker. */
+export const LS_MAX_ENTRIES = 1000;
+
+/** Glob: paths listed (newest first); the rest are counted in a marker. */
+export const GLOB_MAX_RESULTS = 1000;
+
+/**
+ * Glob, and Grep's globs with patterns in folder names: files rg lists below the pattern's literal
+ * folder (before the pattern is matched) before it is stopped. Glob then says there may be more
+ * matches; Grep stops checking that the files its glob selects are not ignored.
+ */
+export const GLOB_MAX_SCANNED = 100_000;
+
+/** Glob, Grep: bytes of path list read from rg (GLOB_MAX_SCANNED paths of a generous 256 bytes). */
+export const GLOB_MAX_SCANNED_BYTES = GLOB_MAX_SCANNED * 256;
+
+/** Glob: stat calls in flight at once while sorting matches by modification time. */
+export const GLOB_STAT_CONCURRENCY = 64;
+
+/** Grep: output lines (content lines, paths or counts) shown when no head_limit is given. */
+export const GREP_MAX_LINES = 2000;
+
+/** Grep: bytes of output shown, whatever head_limit says. */
+export const GREP_MAX_BYTES = 256 * 1024;
+
+/** Grep: characters of a matching line rg prints before eliding the rest (rg --max-columns). */
+export const GREP_MAX_LINE_CHARS = 2000;
+
+/** rg: bytes of its stderr kept for error messages. */
+export const RIPGREP_MAX_STDERR_BYTES = 16 * 1024;
