@@ -68,6 +68,16 @@ describe('paddock-sandbox as a command', () => {
     }
   });
 
+  it('exits 2 naming the variable when the scrub patterns file has a bad pattern', async () => {
+    const patterns = join(dir.path, 'bad-patterns.txt');
+    await writeFile(patterns, 'ticket=TICKET-[0-9]+\nbroken=([a-z\n');
+    const proc = start(process.execPath, [SANDBOX_BIN, '-addr', '127.0.0.1:0', '-workspace', dir.path], {
+      env: { ...process.env, SVC_SCRUB_PATTERNS_FILE: patterns },
+    });
+    assert.equal((await proc.exited).code, 2);
+    assert.match(proc.output(), /SVC_SCRUB_PATTERNS_FILE: .*line 2/);
+  });
+
   it('prints its usage with --help and its version with --version', async () => {
     const help = await run(process.execPath, [SANDBOX_BIN, '--help']);
     assert.match(help.stdout, /-enable-port-forward/);
@@ -111,6 +121,20 @@ describe('a running sandbox', () => {
     );
     assert.doesNotMatch(echoed, /dashboard-session-secret-value-123/);
     await client.close();
+  });
+
+  it('redacts what extra patterns from SVC_SCRUB_PATTERNS_FILE describe', async () => {
+    const patterns = join(dir.path, 'patterns.txt');
+    await writeFile(patterns, '# internal ticket ids\nticket=TICKET-[0-9]{4,}\n');
+    const custom = await startSandbox(dir.path, { env: { SVC_SCRUB_PATTERNS_FILE: patterns } });
+    try {
+      const client = await connect(custom.base, 'sse');
+      const out = textOf(await client.callTool({ name: 'Bash', arguments: { command: 'echo see TICKET-12345 now' } }));
+      assert.match(out, /see \[REDACTED:ticket\] now/);
+      await client.close();
+    } finally {
+      await custom.stop();
+    }
   });
 
   it('logs one line per tool call without the arguments', async () => {

@@ -1,11 +1,7 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {
-  isInitializeRequest,
-  JSONRPCMessageSchema,
-  type JSONRPCMessage,
-} from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createHttpApp, Health, type Logger } from '@paddock/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InFlight } from './in-flight.js';
@@ -40,7 +36,7 @@ export interface McpListener {
   close: () => Promise<void>;
 }
 
-type McpBaseContext = Omit<McpContext, 'track' | 'logger' | 'shutdown'>;
+type McpBaseContext = Omit<McpContext, 'track' | 'logger'>;
 
 function sendError(
   reply: FastifyReply,
@@ -75,11 +71,10 @@ export function createMcpListener(
   health.register(app);
   const sessions = new McpSessions();
   const inFlight = new InFlight();
-  const shutdown = new AbortController();
+  let closing = false;
   const context: McpContext = {
     ...base,
     logger,
-    shutdown: shutdown.signal,
     track: (work) => inFlight.track(work),
   };
   const idleTimer = setInterval(() => void sessions.endIdle(), 60_000).unref();
@@ -90,17 +85,14 @@ export function createMcpListener(
     id: string,
   ): McpSession {
     const state = new SessionState();
-    const ended = new AbortController();
-    const session: McpSession = {
+    return {
       id,
       kind,
       transport,
       state,
-      ended,
       lastSeen: Date.now(),
-      server: createMcpServer(context, state, ended.signal),
+      server: createMcpServer(context, state),
     };
-    return session;
   }
 
   void app.register((mcp, _opts, done) => {
@@ -173,8 +165,14 @@ export function createMcpListener(
         );
         return undefined;
       }
-      const parsed = JSONRPCMessageSchema.safeParse(body);
-      if (!parsed.success) {
+      // A cheap shape check; the SDK validates the message in full when it receives it.
+      const message = body as { jsonrpc?: unknown; method?: unknown; id?: unknown } | null;
+      if (
+        typeof message !== 'object' ||
+        message === null ||
+        message.jsonrpc !== '2.0' ||
+        (typeof message.method !== 'string' && message.id === undefined)
+      ) {
         void sendError(
           reply,
           400,
@@ -183,11 +181,11 @@ export function createMcpListener(
         );
         return undefined;
       }
-      return parsed.data;
+      return body as JSONRPCMessage;
     }
 
     function refuseWhenFull(reply: FastifyReply): boolean {
-      if (!sessions.full && !shutdown.signal.aborted) return false;
+      if (!sessions.full && !closing) return false;
       void sendError(
         reply,
         503,
@@ -306,6 +304,7 @@ export function createMcpListener(
   });
 
   const close = async () => {
+    closing = true;
     health.startDraining();
     clearInterval(idleTimer);
     const closed = new Promise<void>((resolve) => app.server.close(() => resolve()));
@@ -314,7 +313,6 @@ export function createMcpListener(
       logger.warn({ calls: inFlight.size }, 'tool calls still running at shutdown; stopping them');
     // The SDK writes a result a few promise steps after the tool returns: let it reach the stream.
     await new Promise((resolve) => setImmediate(resolve));
-    shutdown.abort();
     await sessions.endAll();
     app.server.closeAllConnections();
     await closed;

@@ -14,8 +14,6 @@ export interface McpContext {
   childEnv: NodeJS.ProcessEnv;
   scrub: (text: string) => string;
   logger: Logger;
-  /** Aborted when the process shuts down. */
-  shutdown: AbortSignal;
   /** Counts tool calls in flight, so shutdown can wait for them. */
   track: <T>(work: Promise<T>) => Promise<T>;
 }
@@ -25,11 +23,7 @@ export interface McpContext {
  * is fixed at startup: tools.listChanged is advertised as the specification says, and no
  * list_changed notification is ever sent.
  */
-export function createMcpServer(
-  context: McpContext,
-  session: SessionState,
-  sessionEnded: AbortSignal,
-): Server {
+export function createMcpServer(context: McpContext, session: SessionState): Server {
   const server = new Server(
     { name: SERVER_NAME, version: context.version },
     { capabilities: { tools: { listChanged: true } } },
@@ -45,7 +39,9 @@ export function createMcpServer(
           workspace: context.workspace,
           session,
           childEnv: context.childEnv,
-          signal: AbortSignal.any([extra.signal, sessionEnded, context.shutdown]),
+          // The SDK aborts this when the client cancels and when the session's server closes,
+          // which is how a session end and the shutdown reach running tools.
+          signal: extra.signal,
         },
       }),
     ),

@@ -14,8 +14,6 @@ export interface McpSession {
   transport: Transport;
   server: Server;
   state: SessionState;
-  /** Aborted when the session ends: running tool calls of the session are cancelled. */
-  ended: AbortController;
   lastSeen: number;
   /** The open event stream of an SSE session, dropped without a close frame at shutdown. */
   stream?: ServerResponse;
@@ -45,15 +43,15 @@ export class McpSessions {
     return session;
   }
 
-  /** Ends a session once: cancels its calls, kills its shells, closes its transport. */
+  /** Ends a session once: closes its transport, cancels its calls, kills its shells. */
   end(id: string): Promise<void> {
     const session = this.sessions.get(id);
     if (!session) return this.ending.get(id) ?? Promise.resolve();
     this.sessions.delete(id);
     const done = (async () => {
-      session.ended.abort();
-      await session.state.dispose();
+      // Closing the server aborts the session's running tool calls; disposing kills its shells.
       await session.server.close().catch(() => {});
+      await session.state.dispose();
     })().finally(() => this.ending.delete(id));
     this.ending.set(id, done);
     return done;

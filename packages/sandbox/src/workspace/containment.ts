@@ -1,4 +1,5 @@
-import { readlink, realpath } from 'node:fs/promises';
+import { readlinkSync, realpathSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** Longest path a caller may name, and longest single segment (Linux's PATH_MAX and NAME_MAX). */
@@ -51,7 +52,19 @@ export class Workspace {
     return relative(this.root, absolute) || '.';
   }
 
-  async resolve(userPath: string): Promise<string> {
+  /**
+   * Resolution uses the synchronous realpath(3) on purpose: it is one fast system call on the
+   * workspace's local disk, cheaper than a thread-pool round trip, and it runs on every tool call.
+   */
+  resolve(userPath: string): Promise<string> {
+    try {
+      return Promise.resolve(this.resolveNow(userPath));
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
+  private resolveNow(userPath: string): string {
     checkPathSyntax(userPath);
     const lexical = resolve(this.root, userPath);
     if (!isWithin(this.root, lexical)) throw new PathError(`${userPath} is outside the workspace`);
@@ -63,7 +76,7 @@ export class Workspace {
     for (;;) {
       let real: string;
       try {
-        real = await realpath(existing);
+        real = realpathSync.native(existing);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'ELOOP') throw new PathError(`${userPath} is a symlink loop`);
@@ -71,10 +84,10 @@ export class Workspace {
         if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
         // A dangling symlink: creating the path would create its target, so follow it like the
         // kernel would (relative to the link's real folder) and check where that lands.
-        const target = await readlink(existing).catch(() => undefined);
+        const target = readlinkOrUndefined(existing);
         if (target !== undefined) {
           if (++hops > MAX_SYMLINK_HOPS) throw new PathError(`${userPath} is a symlink loop`);
-          existing = resolve(await realpath(dirname(existing)), target);
+          existing = resolve(realpathSync.native(dirname(existing)), target);
           continue;
         }
         if (existing === this.root || dirname(existing) === existing) throw err;
@@ -88,5 +101,13 @@ export class Workspace {
       }
       return full;
     }
+  }
+}
+
+function readlinkOrUndefined(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
   }
 }

@@ -1,3 +1,9 @@
+import { isUtf8 } from 'node:buffer';
+
+/** Control codes that text does not use (tab, newlines, form feed, backspace and escape do occur). */
+// eslint-disable-next-line no-control-regex -- finding control codes is the point
+const UNUSUAL_CONTROL = /[\x01-\x07\x0e-\x1a\x1c-\x1f\x7f]/;
+
 /** Share of suspicious characters (invalid UTF-8, control codes) above which a sample is binary. */
 const SUSPICIOUS_SHARE = 0.1;
 
@@ -12,6 +18,8 @@ const REPLACEMENT_BYTES = Buffer.from('\uFFFD');
 export function looksBinary(sample: Buffer): boolean {
   if (sample.length === 0) return false;
   if (sample.includes(0)) return true;
+  // Fast path for the common case, in native code: valid UTF-8 without unusual control codes.
+  if (isUtf8(sample) && !UNUSUAL_CONTROL.test(sample.toString('latin1'))) return false;
   // stream: true leaves a multi-byte character cut by the end of the sample undecoded, not invalid.
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(sample, { stream: true });
   let suspicious = 0;

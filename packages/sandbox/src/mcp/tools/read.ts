@@ -1,5 +1,4 @@
-import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { z } from 'zod';
 import { defineTool, ToolFailure } from '../tool.js';
 import { looksBinary } from './binary.js';
@@ -51,15 +50,18 @@ export const readTool = defineTool({
   async run({ file_path, offset = 1, limit = READ_DEFAULT_LIMIT }, ctx) {
     const realPath = await ctx.workspace.resolve(file_path);
     const display = ctx.workspace.relative(realPath);
-    let handle: FileHandle;
+    // Synchronous system calls on purpose: a read is a handful of bounded calls (at most
+    // READ_CHUNK_BYTES each) on the workspace's local disk, and thread-pool round trips would cost
+    // more than the calls themselves (see docs/decisions/0006-sandbox-mcp-server.md).
+    let fd: number;
     try {
       // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
-      handle = await open(realPath, constants.O_RDONLY | constants.O_NONBLOCK);
+      fd = openSync(realPath, constants.O_RDONLY | constants.O_NONBLOCK);
     } catch (err) {
       throw fsFailure(err, display);
     }
     try {
-      const stats = await handle.stat();
+      const stats = fstatSync(fd);
       if (stats.isDirectory()) {
         throw new ToolFailure(`${display} is a directory; use LS to list it`);
       }
@@ -68,7 +70,7 @@ export const readTool = defineTool({
         recordStamp(ctx.session, realPath, stats);
         return `(file is empty: ${display})`;
       }
-      const page = await readLines(handle, offset, limit, display);
+      const page = readLines(fd, stats.size, offset, limit, display);
       recordStamp(ctx.session, realPath, stats);
 
       if (page.lines.length === 0) {
@@ -86,7 +88,7 @@ export const readTool = defineTool({
       }
       return text;
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   },
 });
@@ -104,13 +106,9 @@ interface Page {
  * Reads the file once, in chunks, from the start to the last line asked for (and not beyond): the
  * lines before `offset` are only counted, and a long line keeps only the bytes it can show.
  */
-async function readLines(
-  handle: FileHandle,
-  offset: number,
-  limit: number,
-  display: string,
-): Promise<Page> {
-  const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+function readLines(fd: number, size: number, offset: number, limit: number, display: string): Page {
+  // Sized to the file when it is small (one byte more, so one read also shows the end).
+  const buffer = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, size + 1));
   const end = offset + limit;
   const lines: string[] = [];
   let outputBytes = 0;
@@ -160,7 +158,7 @@ async function readLines(
   };
 
   for (;;) {
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    const bytesRead = readSync(fd, buffer, 0, buffer.length, position);
     if (bytesRead === 0) break;
     const chunk = buffer.subarray(0, bytesRead);
     if (position === 0 && looksBinary(chunk.subarray(0, BINARY_SNIFF_BYTES))) {
@@ -169,6 +167,8 @@ async function readLines(
       );
     }
     position += bytesRead;
+    // A short read that reaches the size fstat gave is the end: no extra call to learn it.
+    const atEnd = bytesRead < buffer.length && position >= size;
     let pos = 0;
     while (pos < bytesRead) {
       const newline = chunk.indexOf(NEWLINE, pos);
@@ -184,10 +184,11 @@ async function readLines(
       startLine();
       if (lineNo >= end) {
         // Whether anything follows decides between "more lines follow" and the plain end.
-        const more = pos < bytesRead || (await handle.read(buffer, 0, 1, position)).bytesRead > 0;
+        const more = pos < bytesRead || position < size || readSync(fd, buffer, 0, 1, position) > 0;
         return { lines, stop: more ? 'limit' : false, totalLines: 0 };
       }
     }
+    if (atEnd) break;
   }
   // The last line has no newline after it.
   if (lineOpen) {
