@@ -73,8 +73,8 @@ function printBanner(supervisor: Supervisor, specs: readonly ComponentSpec[]): v
   if (specs.length === 0) {
     supervisor.say('no components are part of the local platform yet');
   }
-  supervisor.say('Paddock is running. Press Ctrl-C to stop.');
   for (const spec of specs) {
     for (const line of spec.banner ?? []) supervisor.say(`  ${spec.name}: ${line}`);
   }
+  supervisor.say('Paddock is running. Press Ctrl-C to stop.');
 }

@@ -24,17 +24,17 @@ describe('the paddock command', () => {
 
   it('runs the local platform with the sandbox on a sample workspace, state under --data, and stops cleanly on Ctrl-C', async () => {
     const dir = await tempDir();
+    const data = join(dir.path, 'state');
+    const port = await freePort();
+    const run = start(process.execPath, [
+      bin,
+      'up',
+      '--data',
+      data,
+      '--sandbox-port',
+      String(port),
+    ]);
     try {
-      const data = join(dir.path, 'state');
-      const port = await freePort();
-      const run = start(process.execPath, [
-        bin,
-        'up',
-        '--data',
-        data,
-        '--sandbox-port',
-        String(port),
-      ]);
       await run.waitForOutput(/Paddock is running\. Press Ctrl-C to stop\./, 60_000);
       assert.ok(existsSync(join(data, 'workspaces', 'sample', 'src', 'greet.js')));
       assert.match(
@@ -50,6 +50,7 @@ describe('the paddock command', () => {
       assert.match(run.output(), /paddock +\| stopped/);
       await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`), 'the sandbox stopped too');
     } finally {
+      await run.stop();
       await dir.remove();
     }
   });

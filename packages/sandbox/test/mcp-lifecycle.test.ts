@@ -71,9 +71,13 @@ describe('paddock-sandbox as a command', () => {
   it('exits 2 naming the variable when the scrub patterns file has a bad pattern', async () => {
     const patterns = join(dir.path, 'bad-patterns.txt');
     await writeFile(patterns, 'ticket=TICKET-[0-9]+\nbroken=([a-z\n');
-    const proc = start(process.execPath, [SANDBOX_BIN, '-addr', '127.0.0.1:0', '-workspace', dir.path], {
-      env: { ...process.env, SVC_SCRUB_PATTERNS_FILE: patterns },
-    });
+    const proc = start(
+      process.execPath,
+      [SANDBOX_BIN, '-addr', '127.0.0.1:0', '-workspace', dir.path],
+      {
+        env: { ...process.env, SVC_SCRUB_PATTERNS_FILE: patterns },
+      },
+    );
     assert.equal((await proc.exited).code, 2);
     assert.match(proc.output(), /SVC_SCRUB_PATTERNS_FILE: .*line 2/);
   });
@@ -129,7 +133,12 @@ describe('a running sandbox', () => {
     const custom = await startSandbox(dir.path, { env: { SVC_SCRUB_PATTERNS_FILE: patterns } });
     try {
       const client = await connect(custom.base, 'sse');
-      const out = textOf(await client.callTool({ name: 'Bash', arguments: { command: 'echo see TICKET-12345 now' } }));
+      const out = textOf(
+        await client.callTool({
+          name: 'Bash',
+          arguments: { command: 'echo see TICKET-12345 now' },
+        }),
+      );
       assert.match(out, /see \[REDACTED:ticket\] now/);
       await client.close();
     } finally {
