@@ -14,8 +14,8 @@ import { freePort, start, tempDir } from '@paddock/testing';
 import { peakRssMiB, startServer } from './lib/processes.js';
 import { median, printTable } from './lib/table.js';
 
-const RUNS = 3;
-const SECONDS = 4;
+const RUNS = 5;
+const SECONDS = 3;
 const GREP_RUNS = 5;
 const root = join(import.meta.dirname, '..');
 const sandboxBin = join(root, 'packages', 'sandbox', 'bin', 'paddock-sandbox.js');
