@@ -1,4 +1,10 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Address } from './address.js';
 import { toEnvelope } from './errors.js';
 
@@ -8,6 +14,8 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export interface HttpAppOptions {
   logger: FastifyBaseLogger;
   bodyLimit?: number;
+  /** Answers requests no route took; by default a 404 envelope naming the method and path. */
+  notFound?: (req: FastifyRequest, reply: FastifyReply) => void;
 }
 
 /**
@@ -42,11 +50,15 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     void reply.code(status).send(body);
   });
 
-  app.setNotFoundHandler((req, reply) => {
-    void reply
-      .code(404)
-      .send({ error: 'not_found', message: `no route for ${req.method} ${req.url.split('?')[0]}` });
-  });
+  app.setNotFoundHandler(
+    options.notFound ??
+      ((req, reply) => {
+        void reply.code(404).send({
+          error: 'not_found',
+          message: `no route for ${req.method} ${req.url.split('?')[0]}`,
+        });
+      }),
+  );
 
   return app;
 }

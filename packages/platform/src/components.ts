@@ -9,7 +9,7 @@ export interface LocalPlatform {
   dataDir: string;
   /** The interface every listener binds: loopback unless asked otherwise. */
   host: string;
-  /** Port of the sandbox's MCP listener. */
+  /** Port of the sandbox's MCP listener; its human-facing API takes the next one. */
   sandboxPort: number;
 }
 
@@ -50,10 +50,19 @@ export async function localComponents(platform: LocalPlatform): Promise<Componen
     {
       name: 'sandbox',
       command: process.execPath,
+      // The human-facing API runs in dev mode locally: nothing sets identity headers on one's own
+      // machine, and it listens on loopback only unless --host says otherwise.
       args: [
         binOf('@paddock/sandbox', 'paddock-sandbox'),
         '-addr',
         `${host}:${sandboxPort}`,
+        '-api-addr',
+        `${host}:${sandboxPort + 1}`,
+        '-enable-api',
+        '-enable-exec',
+        '-enable-port-forward',
+        '-enable-ssh',
+        '-dev-mode',
         '-workspace',
         workspace,
       ],
@@ -61,6 +70,7 @@ export async function localComponents(platform: LocalPlatform): Promise<Componen
       banner: [
         `MCP over HTTP+SSE:        ${url(host, sandboxPort, '/sse')}`,
         `MCP over Streamable HTTP: ${url(host, sandboxPort, '/mcp')}`,
+        `human API (dev mode):     ${url(host, sandboxPort + 1, '/api/docs')}`,
         `sample workspace:         ${workspace}`,
       ],
     },

@@ -134,7 +134,10 @@ export class Supervisor {
       const entry = this.running.get(spec.name);
       if (!entry || entry.child.exitCode !== null || entry.child.signalCode !== null) continue;
       signalGroup(entry.child, 'SIGTERM');
-      const result = await Promise.race([entry.exited, sleep(timeout, 'timeout' as const)]);
+      const result = await Promise.race([
+        entry.exited,
+        sleep(timeout, 'timeout' as const, { ref: false }),
+      ]);
       if (result === 'timeout') {
         this.say(`${spec.name} did not stop in ${timeout} ms; killing it`);
         signalGroup(entry.child, 'SIGKILL');

@@ -43,6 +43,8 @@ describe('the paddock command', () => {
       );
       const health = await fetch(`http://127.0.0.1:${port}/healthz`);
       assert.equal(health.status, 200);
+      const api = await fetch(`http://127.0.0.1:${port + 1}/api/openapi.yaml`);
+      assert.equal(api.status, 200, 'the human-facing API runs next to the MCP server');
       run.child.kill('SIGINT');
       const { code } = await run.exited;
       assert.equal(code, 0, run.output());

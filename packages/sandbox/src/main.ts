@@ -11,6 +11,9 @@ import {
   Shutdown,
 } from '@paddock/common';
 import { checkWorkspace, parseFlags, USAGE } from './cli/flags.js';
+import { stderrAudit } from './api/audit.js';
+import { createApiListener } from './api/listener.js';
+import { apiModules } from './api/modules.js';
 import { sandboxEnv } from './config.js';
 import { ToolSet } from './mcp/dispatch.js';
 import { createMcpListener } from './mcp/listener.js';
@@ -35,13 +38,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   const secrets = secretsFromEnv(env);
   if (config.SVC_MCP_TOKEN !== undefined) secrets.push(config.SVC_MCP_TOKEN);
   const scrubber = new Scrubber({ secrets, extraPatterns });
+  const childEnv = childEnvironment(env);
 
   const mcp = createMcpListener(
     {
       version,
       tools: new ToolSet(TOOLS),
       workspace,
-      childEnv: childEnvironment(env),
+      childEnv,
       scrub: (text) => scrubber.scrub(text),
     },
     logger,
@@ -67,13 +71,33 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     'MCP server listening',
   );
   if (flags.apiAddr) {
-    // The human-facing listener plugs in here.
-    logger.warn(
-      { apiAddr: formatAddress(flags.apiAddr) },
-      'the human-facing API is not available in this build',
+    const features = {
+      api: flags.enableApi,
+      exec: flags.enableExec,
+      portForward: flags.enablePortForward,
+      ssh: flags.enableSsh,
+    };
+    if (flags.devMode) {
+      logger.warn(
+        'DEV MODE: requests without identity headers act as Sub=dev, User=dev. Never use -dev-mode in production.',
+      );
+    }
+    const api = await createApiListener({
+      workspace,
+      features,
+      devMode: flags.devMode,
+      logger,
+      audit: stderrAudit,
+      childEnv,
+      modules: apiModules(features),
+    });
+    shutdown.add('api listener', api.close);
+    const apiBound = await listen(api.app, flags.apiAddr);
+    logger.info(
+      { apiAddr: formatAddress(apiBound), ...features, devMode: flags.devMode },
+      'human-facing API listening',
     );
   }
-  void shutdown;
 }
 
 async function readPatterns(file: string | undefined) {

@@ -67,7 +67,7 @@ export function start(
 
   const stop = async (signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 15_000) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    const result = await Promise.race([exited, sleep(timeoutMs, undefined)]);
+    const result = await Promise.race([exited, sleep(timeoutMs, undefined, { ref: false })]);
     if (result) return result;
     child.kill('SIGKILL');
     return exited;

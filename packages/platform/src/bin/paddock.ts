@@ -11,7 +11,8 @@ Options of up:
   --data DIR    folder for all state (default ./data)
   --host HOST   interface every listener binds (default 127.0.0.1)
   --sandbox-port N
-                port of the sandbox's MCP listener (default 7070)
+                port of the sandbox's MCP listener (default 7070); its
+                human-facing API takes the next port
 
   -h, --help    show this help
   --version     print the version`;

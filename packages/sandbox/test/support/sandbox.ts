@@ -120,3 +120,34 @@ export function dataOf(frame: string): string {
     .map((l) => l.slice(6))
     .join('\n');
 }
+
+export interface RunningApiSandbox extends RunningSandbox {
+  apiPort: number;
+  apiBase: string;
+}
+
+/**
+ * Starts the compiled paddock-sandbox with the human-facing listener on a free port and the given
+ * flags (e.g. ['-enable-api', '-enable-exec']), and waits until both listeners are up.
+ */
+export async function startApiSandbox(
+  workspace: string,
+  flags: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<RunningApiSandbox> {
+  const sandbox = await startSandbox(workspace, {
+    env,
+    args: ['-api-addr', '127.0.0.1:0', ...flags],
+  });
+  const [, port] = await sandbox.waitForOutput(/"apiAddr":"127\.0\.0\.1:(\d+)"/, 30_000);
+  return Object.assign(sandbox, { apiPort: Number(port), apiBase: `http://127.0.0.1:${port}` });
+}
+
+/** Identity headers as the auth-terminating proxy in front of the sandbox sets them. */
+export function as(sub: string, user = sub, groups: string[] = []): Record<string, string> {
+  return {
+    'x-forwarded-sub': sub,
+    'x-forwarded-user': user,
+    'x-forwarded-groups': groups.join(','),
+  };
+}

@@ -1,0 +1,165 @@
+import { stat } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import { HttpError, httpErrors, type Logger } from '@paddock/common';
+import { PathError, type Workspace } from '../workspace/containment.js';
+import { WorkspaceWatcher } from '../workspace/watcher.js';
+import {
+  ClientGone,
+  downloadFileName,
+  MAX_CONCURRENT_DOWNLOADS,
+  sendWorkspaceZip,
+} from './download.js';
+import { DEFAULT_KEEPALIVE_SECONDS, EventStreams, parseLastEventId } from './events.js';
+import { sendFile } from './file.js';
+import type { FeatureModule } from './listener.js';
+import { listTree, TREE_MAX_DEPTH, TREE_MAX_ENTRIES } from './tree.js';
+
+/**
+ * The file routes of -enable-api: the tree, one file's bytes, change events and the whole workspace
+ * as a zip. Every path goes through Workspace.resolve, the containment the MCP tools use.
+ */
+export const filesFeature: FeatureModule = (app, ctx) => {
+  const { workspace, logger } = ctx;
+  const watcher = new WorkspaceWatcher(workspace.root, logger);
+  const streams = new EventStreams(
+    watcher.ring,
+    keepAliveSeconds(process.env, logger) * 1000,
+    logger,
+  );
+  const downloads = new Set<ServerResponse>();
+  let closing = false;
+
+  app.get('/api/tree', async (req) => {
+    const query = req.query as Record<string, unknown>;
+    const depth = parseDepth(queryParam(query, 'depth'));
+    const real = await resolve(workspace, queryParam(query, 'path') || '.');
+    const display = workspace.relative(real);
+    try {
+      const stats = await stat(real);
+      if (!stats.isDirectory())
+        throw httpErrors.invalidRequest(`${display} is not a directory; use /api/file`);
+      const listing = await listTree(real, display, {
+        maxDepth: depth,
+        maxEntries: TREE_MAX_ENTRIES,
+      });
+      return { root: display, ...listing };
+    } catch (err) {
+      throw fsError(err, display);
+    }
+  });
+
+  app.get('/api/file', async (req, reply) => {
+    const path = queryParam(req.query as Record<string, unknown>, 'path');
+    if (!path) throw httpErrors.invalidRequest('the path query parameter is required');
+    const real = await resolve(workspace, path);
+    const display = workspace.relative(real);
+    try {
+      await sendFile(reply, req.headers, real, display, req.method === 'HEAD');
+    } catch (err) {
+      throw fsError(err, display);
+    }
+    return reply;
+  });
+
+  // HEAD would open a stream or build a zip for nothing: these two answer GET only (HEAD gets 405).
+  app.get('/api/events', { exposeHeadRoute: false }, async (req, reply) => {
+    await watcher.ready;
+    if (streams.full)
+      throw httpErrors.unavailable('too many event streams are open; try again later');
+    reply.hijack();
+    streams.start(reply.raw, parseLastEventId(req.headers['last-event-id']));
+  });
+
+  app.get('/api/download', { exposeHeadRoute: false }, async (req, reply) => {
+    if (downloads.size >= MAX_CONCURRENT_DOWNLOADS) {
+      throw httpErrors.unavailable(
+        `${MAX_CONCURRENT_DOWNLOADS} downloads are running; try again later`,
+      );
+    }
+    reply.hijack();
+    const res = reply.raw;
+    // However long the zip takes, no timeout may cut it: the client's pace is the only limit.
+    res.setTimeout(0);
+    downloads.add(res);
+    const started = Date.now();
+    const fileName = downloadFileName(new Date(started));
+    try {
+      await sendWorkspaceZip(workspace.root, res, fileName, logger);
+      logger.info({ sub: req.identity.sub, ms: Date.now() - started }, 'workspace downloaded');
+    } catch (err) {
+      if (closing) logger.info({ sub: req.identity.sub }, 'download stopped by the shutdown');
+      else if (err instanceof ClientGone)
+        logger.info({ sub: req.identity.sub }, 'download cancelled by the client');
+      else logger.warn({ err, sub: req.identity.sub }, 'download aborted');
+    } finally {
+      downloads.delete(res);
+    }
+  });
+
+  // Registration does not wait for the watcher's initial scan: only /api/events needs it.
+  return Promise.resolve({
+    close: async () => {
+      closing = true;
+      streams.closeAll();
+      for (const res of downloads) res.destroy();
+      await watcher.close();
+    },
+  });
+};
+
+/** SVC_API_KEEPALIVE_SECONDS, a positive number of seconds (tests shorten it); 15 otherwise. */
+export function keepAliveSeconds(env: NodeJS.ProcessEnv, logger?: Logger): number {
+  const raw = env.SVC_API_KEEPALIVE_SECONDS;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_KEEPALIVE_SECONDS;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds) && seconds > 0) return seconds;
+  logger?.warn(
+    { value: raw },
+    `SVC_API_KEEPALIVE_SECONDS is not a positive number; using ${DEFAULT_KEEPALIVE_SECONDS}`,
+  );
+  return DEFAULT_KEEPALIVE_SECONDS;
+}
+
+/** `depth`: absent (no limit but the entry cap) or an integer from 1 to TREE_MAX_DEPTH. */
+export function parseDepth(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const depth = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(depth >= 1 && depth <= TREE_MAX_DEPTH)) {
+    throw httpErrors.invalidRequest(`depth must be an integer from 1 to ${TREE_MAX_DEPTH}`);
+  }
+  return depth;
+}
+
+/** A query parameter given at most once. */
+function queryParam(query: Record<string, unknown>, name: string): string | undefined {
+  const value = query[name];
+  if (value === undefined || typeof value === 'string') return value;
+  throw httpErrors.invalidRequest(`the ${name} query parameter must be given once`);
+}
+
+/** The caller's path contained in the workspace; anything the containment refuses is a 400. */
+async function resolve(workspace: Workspace, userPath: string): Promise<string> {
+  try {
+    return await workspace.resolve(userPath);
+  } catch (err) {
+    if (err instanceof PathError) throw httpErrors.invalidRequest(err.message);
+    throw fsError(err, userPath);
+  }
+}
+
+/** A file-system error the caller's path caused, as the envelope says it; others pass unchanged. */
+function fsError(err: unknown, display: string): unknown {
+  if (err instanceof HttpError) return err;
+  switch ((err as NodeJS.ErrnoException | null)?.code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return httpErrors.notFound(`${display} does not exist`);
+    case 'EACCES':
+    case 'EPERM':
+      return httpErrors.forbidden(`permission denied: ${display}`);
+    case 'ELOOP':
+      return httpErrors.invalidRequest(`${display} became a symlink; ask again`);
+    default:
+      return err;
+  }
+}

@@ -1,0 +1,98 @@
+import websocket from '@fastify/websocket';
+import { createHttpApp, type Logger } from '@paddock/common';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Workspace } from '../workspace/containment.js';
+import type { AuditSink } from './audit.js';
+import type { ApiContext, FeatureHandle } from './context.js';
+import { identityFromHeaders, type Identity } from './identity.js';
+import { allowedMethods, type EnabledFeatures } from './routes.js';
+
+/** Request bodies of this listener are small JSON documents (SSH keys). */
+export const API_BODY_LIMIT = 64 * 1024;
+
+/** A feature's routes: registered only when its flag is on, so its routes answer 404 otherwise. */
+export type FeatureModule = (
+  app: FastifyInstance,
+  ctx: ApiContext,
+) => Promise<FeatureHandle | void>;
+
+export interface ApiListenerOptions {
+  workspace: Workspace;
+  features: EnabledFeatures;
+  devMode: boolean;
+  logger: Logger;
+  audit: AuditSink;
+  childEnv: NodeJS.ProcessEnv;
+  /** The modules to mount, each already chosen by its flag (always-on ones included). */
+  modules: readonly FeatureModule[];
+}
+
+export interface ApiListener {
+  app: FastifyInstance;
+  close: () => Promise<void>;
+}
+
+/**
+ * The human-facing listener (-api-addr). Every request passes the identity hook first: without
+ * X-Forwarded-Sub (and without -dev-mode) it is answered 401 before any routing decision, so an
+ * unauthenticated caller learns nothing, not even which features are on.
+ */
+export async function createApiListener(options: ApiListenerOptions): Promise<ApiListener> {
+  const { logger } = options;
+  const notFound = (req: FastifyRequest, reply: FastifyReply): void => {
+    const path = req.url.split('?')[0] ?? '';
+    const allowed = allowedMethods(path, options.features);
+    if (allowed.length > 0) {
+      void reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send({
+          error: 'method_not_allowed',
+          message: `${req.method} is not allowed on ${path}; use ${allowed.join(', ')}`,
+        });
+      return;
+    }
+    void reply
+      .code(404)
+      .send({ error: 'not_found', message: `no route for ${req.method} ${path}` });
+  };
+  const app = createHttpApp({ logger, bodyLimit: API_BODY_LIMIT, notFound });
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
+
+  app.decorateRequest('identity', null as unknown as Identity);
+  app.addHook('onRequest', (req, reply, done) => {
+    const identity = identityFromHeaders(req.headers, options.devMode);
+    if (!identity) {
+      void reply
+        .code(401)
+        .send({ error: 'unauthorized', message: 'the X-Forwarded-Sub header is required' });
+      return;
+    }
+    req.identity = identity;
+    done();
+  });
+
+  const ctx: ApiContext = {
+    workspace: options.workspace,
+    features: options.features,
+    devMode: options.devMode,
+    logger,
+    audit: options.audit,
+    childEnv: options.childEnv,
+  };
+  const handles: FeatureHandle[] = [];
+  for (const module of options.modules) {
+    const handle = await module(app, ctx);
+    if (handle) handles.push(handle);
+  }
+
+  return {
+    app,
+    close: async () => {
+      const closed = app.close();
+      await Promise.all(handles.map((h) => h.close()));
+      app.server.closeAllConnections();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,236 @@
+import { connect, type NetConnectOpts, type Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { WebSocket } from 'ws';
+import { auditLine } from './audit.js';
+import type { ApiContext } from './context.js';
+import type { FeatureModule } from './listener.js';
+import {
+  answerUpgradeRequired,
+  asBuffer,
+  CLOSE,
+  closeForShutdown,
+  closeWith,
+  keepAlive,
+  LiveSessions,
+  pingIntervalMs,
+  upgradeGate,
+  type LiveSession,
+  type Parsed,
+} from './websocket-upgrade.js';
+
+/** The only host a tunnel reaches: services of the workspace's own container. */
+export const TARGET_HOST = '127.0.0.1';
+export const MIN_PORT = 1;
+export const MAX_PORT = 65535;
+/**
+ * Bytes queued towards the client beyond which the target is no longer read. Large enough that a
+ * fast client never waits on the round trip of a resume, small enough to bound memory per tunnel.
+ */
+export const CLIENT_HIGH_WATER_BYTES = 1024 * 1024;
+/** Queued bytes towards the client below which reading the target resumes. */
+export const CLIENT_LOW_WATER_BYTES = 256 * 1024;
+/**
+ * Bytes queued towards the target beyond which the client's frames are no longer read: one full
+ * client frame (the listener's 1 MiB maxPayload) fits without stopping.
+ */
+export const TARGET_HIGH_WATER_BYTES = 1024 * 1024;
+/** A local connect that has not completed by then will not (a full listen backlog). */
+export const CONNECT_TIMEOUT_MS = 10_000;
+/** After the client left, how long the target may take to close its side before it is cut. */
+export const TARGET_LINGER_MS = 10_000;
+
+/** The port of GET /api/port-forward?port=N: plain digits, 1..65535, and no other parameter. */
+export function parsePortQuery(query: Record<string, unknown>): Parsed<number> {
+  for (const name of Object.keys(query)) {
+    if (name !== 'port') {
+      return {
+        ok: false,
+        error: `unknown query parameter "${name}"; the tunnel always reaches ${TARGET_HOST}, give only port`,
+      };
+    }
+  }
+  const raw = query.port;
+  if (raw === undefined) return { ok: false, error: 'the port query parameter is required' };
+  if (typeof raw !== 'string') return { ok: false, error: 'port must be given once' };
+  const port = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
+  if (!(port >= MIN_PORT && port <= MAX_PORT)) {
+    return {
+      ok: false,
+      error: `port must be a whole number from ${MIN_PORT} to ${MAX_PORT}, not "${raw}"`,
+    };
+  }
+  return { ok: true, value: port };
+}
+
+/** The close reason when the target fails: what happened, and to which address. */
+export function targetFailureReason(code: string | undefined, port: number): string {
+  const what =
+    code === 'ECONNREFUSED'
+      ? 'connection refused'
+      : code === 'ECONNRESET' || code === 'EPIPE'
+        ? 'connection reset by the target'
+        : code === 'ETIMEDOUT'
+          ? 'connection timed out'
+          : `connection failed (${code ?? 'unknown error'})`;
+  return `${what}: ${TARGET_HOST}:${port}`;
+}
+
+/** WebSocket GET /api/port-forward?port=N: a raw TCP tunnel to 127.0.0.1:N. */
+export const portForwardFeature: FeatureModule = (app, ctx) => {
+  const sessions = new LiveSessions();
+  const pingMs = pingIntervalMs();
+  app.route({
+    method: 'GET',
+    url: '/api/port-forward',
+    // The port is checked before the handshake, so a mistake is an HTTP 400 and no upgrade happens.
+    preValidation: upgradeGate(parsePortQuery),
+    handler: answerUpgradeRequired,
+    wsHandler: (socket, req) => {
+      const parsed = parsePortQuery(req.query as Record<string, unknown>);
+      if (!parsed.ok) return closeWith(socket, CLOSE.policyViolation, parsed.error); // validated before
+      const tunnel = new Tunnel(socket, parsed.value, req.identity.sub, ctx);
+      sessions.add(tunnel);
+      void tunnel.done.then(() => sessions.delete(tunnel));
+      keepAlive(socket, pingMs);
+    },
+  });
+  return Promise.resolve(sessions);
+};
+
+/**
+ * One tunnel: binary frames from the client are written to the target, the target's bytes are sent
+ * as binary frames. Each direction stops reading its source while its destination is backed up, so
+ * memory stays bounded whatever the speeds. Audited once, when both sides are closed.
+ */
+class Tunnel implements LiveSession {
+  readonly done: Promise<void>;
+
+  private readonly startedAt = performance.now();
+  private readonly tcp: Socket;
+  /** Bytes from the client written to the target. */
+  private bytesIn = 0;
+  /** Bytes from the target sent to the client. */
+  private bytesOut = 0;
+  private targetPaused = false;
+  private wsClosed = false;
+  private tcpClosed = false;
+  private finished = false;
+  private settle!: () => void;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly port: number,
+    private readonly sub: string,
+    private readonly ctx: ApiContext,
+  ) {
+    this.done = new Promise((resolve) => (this.settle = resolve));
+    // Node hands stream options through to the socket; its type definitions do not list them.
+    const options: NetConnectOpts & { writableHighWaterMark: number } = {
+      host: TARGET_HOST,
+      port,
+      noDelay: true,
+      timeout: CONNECT_TIMEOUT_MS,
+      writableHighWaterMark: TARGET_HIGH_WATER_BYTES,
+    };
+    const tcp = connect(options);
+    this.tcp = tcp;
+
+    // Client to target. Bytes sent before the connection is up wait in the socket's buffer.
+    socket.on('message', (data, isBinary) => {
+      if (!isBinary) {
+        closeWith(
+          socket,
+          CLOSE.unsupportedData,
+          'text frames are not accepted; send bytes as binary frames',
+        );
+        tcp.destroy();
+        return;
+      }
+      if (!tcp.writable) return; // the target is gone: nothing can take these bytes any more
+      const bytes = asBuffer(data);
+      this.bytesIn += bytes.length;
+      if (!tcp.write(bytes)) socket.pause();
+    });
+    tcp.on('drain', () => socket.resume());
+
+    // Target to client: the chunk is framed as it is, without a copy.
+    tcp.on('data', (chunk: Buffer) => {
+      if (socket.readyState !== socket.OPEN) return; // the client left; the target is being closed
+      this.bytesOut += chunk.length;
+      socket.send(chunk, { binary: true }, this.afterSend);
+      if (!this.targetPaused && socket.bufferedAmount > CLIENT_HIGH_WATER_BYTES) {
+        this.targetPaused = true;
+        tcp.pause();
+      }
+    });
+
+    tcp.once('connect', () => tcp.setTimeout(0));
+    tcp.once('timeout', () =>
+      tcp.destroy(Object.assign(new Error('connect timed out'), { code: 'ETIMEDOUT' })),
+    );
+    tcp.on('error', (err: NodeJS.ErrnoException) => {
+      closeWith(socket, CLOSE.internalError, targetFailureReason(err.code, port));
+    });
+    // The target finished (FIN): everything it sent is queued ahead of the close frame.
+    tcp.on('end', () => closeWith(socket, CLOSE.normal, 'the target closed the connection'));
+    tcp.on('close', () => {
+      this.tcpClosed = true;
+      socket.resume(); // nothing more to write: read on so that the closing handshake completes
+      if (socket.readyState === socket.OPEN) {
+        closeWith(socket, CLOSE.normal, 'the target closed the connection');
+      }
+      this.finishIfDone();
+    });
+
+    socket.on('close', () => {
+      this.wsClosed = true;
+      this.clientGone();
+      this.finishIfDone();
+    });
+  }
+
+  /** Ends the tunnel now (sandbox shutdown). */
+  shutdown(): Promise<void> {
+    closeForShutdown(this.socket);
+    this.tcp.destroy();
+    return this.done;
+  }
+
+  /** Called as each frame towards the client is flushed: resumes the target once caught up. */
+  private readonly afterSend = (): void => {
+    if (this.targetPaused && this.socket.bufferedAmount <= CLIENT_LOW_WATER_BYTES) {
+      this.targetPaused = false;
+      this.tcp.resume();
+    }
+  };
+
+  /**
+   * WebSockets have no half-close, so the client's close ends the TCP connection: what it sent is
+   * flushed, then FIN; what the target still sends is read and dropped until it closes too, or
+   * until TARGET_LINGER_MS.
+   */
+  private clientGone(): void {
+    if (this.tcpClosed) return;
+    this.tcp.end();
+    this.targetPaused = false;
+    this.tcp.resume();
+    const linger = setTimeout(() => this.tcp.destroy(), TARGET_LINGER_MS);
+    this.tcp.once('close', () => clearTimeout(linger));
+  }
+
+  private finishIfDone(): void {
+    if (!this.wsClosed || !this.tcpClosed || this.finished) return;
+    this.finished = true;
+    const ms = performance.now() - this.startedAt;
+    this.ctx.audit(
+      auditLine.portForward({
+        sub: this.sub,
+        port: this.port,
+        bytesIn: this.bytesIn,
+        bytesOut: this.bytesOut,
+        ms,
+      }),
+    );
+    this.settle();
+  }
+}

@@ -1,0 +1,460 @@
+import { constants, type Dir, type Stats } from 'node:fs';
+import {
+  chmod,
+  chown,
+  lstat,
+  mkdir,
+  open,
+  opendir,
+  readlink,
+  rename,
+  rmdir,
+  stat,
+  symlink,
+  truncate,
+  unlink,
+  utimes,
+  type FileHandle,
+} from 'node:fs/promises';
+import { posix } from 'node:path';
+import type { Logger } from '@paddock/common';
+import ssh2, { type Attributes, type FileEntry, type SFTPWrapper } from 'ssh2';
+import { PathError, type Workspace } from '../workspace/containment.js';
+
+const { OPEN_MODE, STATUS_CODE } = ssh2.utils.sftp;
+type StatusCode = (typeof STATUS_CODE)[keyof typeof STATUS_CODE];
+
+/** Open file and directory handles one SFTP session may hold (OpenSSH's sftp-server allows 512). */
+export const MAX_SFTP_HANDLES = 256;
+/**
+ * Largest READ answered, in bytes. OpenSSH's client refuses SFTP messages over 256 KiB, and asks
+ * for 32 KiB by default; a shorter answer than asked is valid and clients ask again for the rest.
+ */
+export const MAX_READ_BYTES = 64 * 1024;
+/** Directory entries per READDIR answer, which keeps each answer well under the message limit. */
+const READDIR_BATCH = 100;
+/**
+ * Requests waiting for their answer. OpenSSH's clients keep at most 64 in flight; a client that
+ * sends far more without reading answers only grows the queue, and its channel is closed.
+ */
+export const MAX_QUEUED_REQUESTS = 4096;
+
+type Handle =
+  | { kind: 'file'; path: string; file: FileHandle }
+  | { kind: 'dir'; path: string; dir: Dir; done: boolean };
+
+/** The SFTP status for a failed file-system call or a refused path. */
+export function statusOf(err: unknown): { code: StatusCode; message: string } {
+  if (err instanceof PathError)
+    return { code: STATUS_CODE.PERMISSION_DENIED, message: err.message };
+  const errno = (err as NodeJS.ErrnoException | null)?.code;
+  switch (errno) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return { code: STATUS_CODE.NO_SUCH_FILE, message: 'No such file' };
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return { code: STATUS_CODE.PERMISSION_DENIED, message: 'Permission denied' };
+    default:
+      return { code: STATUS_CODE.FAILURE, message: errno ?? 'Failure' };
+  }
+}
+
+/** open(2) flags for SFTP's pflags (READ, WRITE, APPEND, CREAT, TRUNC, EXCL). */
+export function openFlags(pflags: number): number {
+  const read = (pflags & OPEN_MODE.READ) !== 0;
+  const write = (pflags & OPEN_MODE.WRITE) !== 0;
+  let flags = read && write ? constants.O_RDWR : write ? constants.O_WRONLY : constants.O_RDONLY;
+  if (pflags & OPEN_MODE.APPEND) flags |= constants.O_APPEND;
+  if (pflags & OPEN_MODE.CREAT) flags |= constants.O_CREAT;
+  if (pflags & OPEN_MODE.TRUNC) flags |= constants.O_TRUNC;
+  if (pflags & OPEN_MODE.EXCL) flags |= constants.O_EXCL;
+  // The path is already resolved: a symlink in its last part now can only be a race.
+  return flags | constants.O_NOFOLLOW;
+}
+
+/** SFTP attributes (times in seconds) of a file. */
+export function attrsOf(st: Stats): Attributes {
+  return {
+    mode: st.mode,
+    uid: st.uid,
+    gid: st.gid,
+    size: st.size,
+    atime: Math.floor(st.atimeMs / 1000),
+    mtime: Math.floor(st.mtimeMs / 1000),
+  };
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The `ls -l` style line of a READDIR entry, which some clients show or parse. */
+export function longnameOf(name: string, st: Stats): string {
+  const type = st.isDirectory() ? 'd' : st.isSymbolicLink() ? 'l' : st.isFile() ? '-' : '?';
+  const bits = 'rwxrwxrwx'
+    .split('')
+    .map((ch, i) => (st.mode & (0o400 >> i) ? ch : '-'))
+    .join('');
+  const date = st.mtime;
+  const when = `${MONTHS[date.getMonth()]} ${String(date.getDate()).padStart(2)} ${date.getFullYear()}`;
+  return `${type}${bits} ${String(st.nlink).padStart(3)} ${String(st.uid).padEnd(8)} ${String(st.gid).padEnd(8)} ${String(st.size).padStart(8)} ${when} ${name}`;
+}
+
+/**
+ * Paths the way scp, sftp and VS Code use them: the login directory (REALPATH of `.`) is the
+ * workspace root's real absolute path, relative paths start there, and absolute paths are taken
+ * as they are. Every path must resolve inside the workspace (Workspace.resolve); anything else is
+ * PERMISSION_DENIED, so `/etc/passwd`, `cd /` and `../..` all fail without touching the outside.
+ */
+export class SftpPaths {
+  constructor(private readonly workspace: Workspace) {}
+
+  /** The lexical absolute path (no file-system access). */
+  absolute(path: string): string {
+    return posix.resolve(this.workspace.root, path === '' ? '.' : path);
+  }
+
+  /** The real path, symlinks followed, inside the workspace. */
+  follow(path: string): Promise<string> {
+    return this.workspace.resolve(this.absolute(path));
+  }
+
+  /**
+   * The path of the entry itself, not of what a symlink there points to (for LSTAT, REMOVE,
+   * RENAME, READLINK): its folder is resolved and must be inside, its last part is kept as is.
+   */
+  async entry(path: string): Promise<string> {
+    const absolute = this.absolute(path);
+    if (absolute === this.workspace.root) return this.workspace.root;
+    const parent = await this.workspace.resolve(posix.dirname(absolute));
+    return posix.join(parent, posix.basename(absolute));
+  }
+}
+
+export interface SftpOptions {
+  workspace: Workspace;
+  logger: Logger;
+  maxHandles?: number;
+}
+
+/** A request's answer when it is not OK: thrown inside a handler, sent as a STATUS. */
+class SftpStatus extends Error {
+  constructor(
+    readonly code: StatusCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Serves the SFTP protocol (version 3) on one subsystem channel, confined to the workspace.
+ * Requests are answered one at a time, in the order they came: OpenSSH's client tracks the
+ * contiguous part of a download from the order of the answers and truncates the file to it.
+ */
+export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
+  const paths = new SftpPaths(options.workspace);
+  const maxHandles = options.maxHandles ?? MAX_SFTP_HANDLES;
+  const handles = new Map<string, Handle>();
+  let nextHandle = 0;
+  let queue: Promise<void> = Promise.resolve();
+  let queued = 0;
+  let ending = false;
+
+  const ok = (reqId: number) => sftp.status(reqId, STATUS_CODE.OK);
+  const answerFailure = (reqId: number, err: unknown) => {
+    if (err instanceof SftpStatus) return void sftp.status(reqId, err.code, err.message);
+    const { code, message } = statusOf(err);
+    if (code === STATUS_CODE.FAILURE) options.logger.debug({ err }, 'sftp request failed');
+    sftp.status(reqId, code, message);
+  };
+  /** Closes the channel once the client sent EOF and every request it made has its answer. */
+  const closeWhenIdle = () => {
+    if (!ending || queued > 0) return;
+    for (const handle of handles.values()) void closeHandle(handle).catch(() => {});
+    handles.clear();
+    sendExitStatus(sftp, 0);
+    sftp.end();
+  };
+  /** Queues one request behind the others; every failure becomes its STATUS answer. */
+  const serve = (reqId: number, work: () => Promise<void>) => {
+    if (queued >= MAX_QUEUED_REQUESTS) {
+      options.logger.debug('sftp: client does not wait for answers; closing');
+      return void sftp.end();
+    }
+    queued++;
+    queue = queue
+      .then(work)
+      .catch((err: unknown) => answerFailure(reqId, err))
+      .finally(() => {
+        queued--;
+        closeWhenIdle();
+      });
+  };
+
+  const addHandle = (handle: Handle): Buffer => {
+    const id = Buffer.alloc(4);
+    id.writeUInt32BE(nextHandle);
+    nextHandle = (nextHandle + 1) >>> 0;
+    handles.set(id.toString('hex'), handle);
+    return id;
+  };
+  const checkHandleRoom = () => {
+    if (handles.size >= maxHandles) {
+      throw new SftpStatus(STATUS_CODE.FAILURE, `too many open handles (at most ${maxHandles})`);
+    }
+  };
+  const anyHandle = (id: Buffer): Handle => {
+    const handle = handles.get(id.toString('hex'));
+    if (!handle) throw new SftpStatus(STATUS_CODE.FAILURE, 'invalid handle');
+    return handle;
+  };
+  const fileHandle = (id: Buffer) => {
+    const handle = anyHandle(id);
+    if (handle.kind !== 'file') throw new SftpStatus(STATUS_CODE.FAILURE, 'not a file handle');
+    return handle;
+  };
+
+  const applyAttrs = async (path: string, attrs: Attributes, file?: FileHandle) => {
+    // ssh2 sets only the attributes the client sent; the others stay undefined.
+    const a = attrs as Partial<Attributes>;
+    if (a.size !== undefined) await (file ? file.truncate(a.size) : truncate(path, a.size));
+    if (a.mode !== undefined) {
+      await (file ? file.chmod(a.mode & 0o7777) : chmod(path, a.mode & 0o7777));
+    }
+    if (a.uid !== undefined && a.gid !== undefined) {
+      await (file ? file.chown(a.uid, a.gid) : chown(path, a.uid, a.gid));
+    }
+    if (a.atime !== undefined && a.mtime !== undefined) {
+      await (file ? file.utimes(a.atime, a.mtime) : utimes(path, a.atime, a.mtime));
+    }
+  };
+  const refuseRoot = (path: string) => {
+    if (path === options.workspace.root) {
+      throw new SftpStatus(
+        STATUS_CODE.PERMISSION_DENIED,
+        'the workspace root itself cannot change',
+      );
+    }
+  };
+
+  sftp.on('OPEN', (reqId, filename, pflags, attrs) =>
+    serve(reqId, async () => {
+      checkHandleRoom();
+      const path = await paths.follow(filename);
+      const mode = (attrs as Partial<Attributes>).mode;
+      const file = await open(path, openFlags(pflags), mode === undefined ? 0o666 : mode & 0o7777);
+      sftp.handle(reqId, addHandle({ kind: 'file', path, file }));
+    }),
+  );
+
+  sftp.on('READ', (reqId, id, offset, length) =>
+    serve(reqId, async () => {
+      const { file } = fileHandle(id);
+      const buffer = Buffer.allocUnsafe(Math.min(length, MAX_READ_BYTES));
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, offset);
+      if (bytesRead === 0 && length > 0) return void sftp.status(reqId, STATUS_CODE.EOF);
+      sftp.data(reqId, buffer.subarray(0, bytesRead));
+    }),
+  );
+
+  sftp.on('WRITE', (reqId, id, offset, data) =>
+    serve(reqId, async () => {
+      const { file } = fileHandle(id);
+      let written = 0;
+      while (written < data.length) {
+        const { bytesWritten } = await file.write(
+          data,
+          written,
+          data.length - written,
+          offset + written,
+        );
+        written += bytesWritten;
+      }
+      ok(reqId);
+    }),
+  );
+
+  sftp.on('FSTAT', (reqId, id) =>
+    serve(reqId, async () => {
+      const handle = anyHandle(id);
+      sftp.attrs(
+        reqId,
+        attrsOf(handle.kind === 'file' ? await handle.file.stat() : await stat(handle.path)),
+      );
+    }),
+  );
+
+  sftp.on('FSETSTAT', (reqId, id, attrs) =>
+    serve(reqId, async () => {
+      const handle = anyHandle(id);
+      await applyAttrs(handle.path, attrs, handle.kind === 'file' ? handle.file : undefined);
+      ok(reqId);
+    }),
+  );
+
+  sftp.on('CLOSE', (reqId, id) =>
+    serve(reqId, async () => {
+      const handle = anyHandle(id);
+      handles.delete(id.toString('hex'));
+      await closeHandle(handle);
+      ok(reqId);
+    }),
+  );
+
+  sftp.on('OPENDIR', (reqId, path) =>
+    serve(reqId, async () => {
+      checkHandleRoom();
+      const real = await paths.follow(path);
+      const dir = await opendir(real);
+      sftp.handle(reqId, addHandle({ kind: 'dir', path: real, dir, done: false }));
+    }),
+  );
+
+  sftp.on('READDIR', (reqId, id) =>
+    serve(reqId, async () => {
+      const handle = anyHandle(id);
+      if (handle.kind !== 'dir')
+        throw new SftpStatus(STATUS_CODE.FAILURE, 'not a directory handle');
+      const names: FileEntry[] = [];
+      while (!handle.done && names.length < READDIR_BATCH) {
+        const dirent = await handle.dir.read();
+        if (dirent === null) {
+          handle.done = true;
+          break;
+        }
+        const st = await lstat(posix.join(handle.path, dirent.name)).catch(() => undefined);
+        if (!st) continue; // removed while listing
+        names.push({
+          filename: dirent.name,
+          longname: longnameOf(dirent.name, st),
+          attrs: attrsOf(st),
+        });
+      }
+      if (names.length === 0) return void sftp.status(reqId, STATUS_CODE.EOF);
+      sftp.name(reqId, names);
+    }),
+  );
+
+  sftp.on('LSTAT', (reqId, path) =>
+    serve(reqId, async () => sftp.attrs(reqId, attrsOf(await lstat(await paths.entry(path))))),
+  );
+
+  sftp.on('STAT', (reqId, path) =>
+    serve(reqId, async () => sftp.attrs(reqId, attrsOf(await stat(await paths.follow(path))))),
+  );
+
+  sftp.on('SETSTAT', (reqId, path, attrs) =>
+    serve(reqId, async () => {
+      await applyAttrs(await paths.follow(path), attrs);
+      ok(reqId);
+    }),
+  );
+
+  sftp.on('REMOVE', (reqId, path) =>
+    serve(reqId, async () => {
+      await unlink(await paths.entry(path));
+      ok(reqId);
+    }),
+  );
+
+  sftp.on('RMDIR', (reqId, path) =>
+    serve(reqId, async () => {
+      const real = await paths.entry(path);
+      refuseRoot(real);
+      await rmdir(real);
+      ok(reqId);
+    }),
+  );
+
+  sftp.on('MKDIR', (reqId, path, attrs) =>
+    serve(reqId, async () => {
+      const mode = (attrs as Partial<Attributes>).mode;
+      await mkdir(await paths.entry(path), mode === undefined ? 0o777 : mode & 0o7777);
+      ok(reqId);
+    }),
+  );
+
+  sftp.on('RENAME', (reqId, oldPath, newPath) =>
+    serve(reqId, async () => {
+      const from = await paths.entry(oldPath);
+      const to = await paths.entry(newPath);
+      refuseRoot(from);
+      refuseRoot(to);
+      // SFTP version 3 RENAME does not overwrite (OpenSSH's server behaves the same).
+      if (
+        await lstat(to).then(
+          () => true,
+          () => false,
+        )
+      ) {
+        throw new SftpStatus(STATUS_CODE.FAILURE, 'the target exists');
+      }
+      await rename(from, to);
+      ok(reqId);
+    }),
+  );
+
+  sftp.on('REALPATH', (reqId, path) =>
+    serve(reqId, async () => {
+      const real = await paths.follow(path);
+      sftp.name(reqId, [{ filename: real, longname: real, attrs: {} as Attributes }]);
+    }),
+  );
+
+  sftp.on('READLINK', (reqId, path) =>
+    serve(reqId, async () => {
+      const target = await readlink(await paths.entry(path));
+      sftp.name(reqId, [{ filename: target, longname: target, attrs: {} as Attributes }]);
+    }),
+  );
+
+  // ssh2 hands both argument orders (OpenSSH swaps them on the wire) over as (link, target).
+  sftp.on('SYMLINK', (reqId, linkPath, targetPath) =>
+    serve(reqId, async () => {
+      const link = await paths.entry(linkPath);
+      // The target must land inside too, so that the link does not lead readers out.
+      await options.workspace.resolve(posix.resolve(posix.dirname(link), targetPath));
+      await symlink(targetPath, link);
+      ok(reqId);
+    }),
+  );
+
+  // Extensions are not advertised (ssh2 sends a bare version 3), so no client should send one.
+  sftp.on('EXTENDED', (reqId) =>
+    serve(reqId, () => Promise.reject(new SftpStatus(STATUS_CODE.OP_UNSUPPORTED, 'no extensions'))),
+  );
+
+  // The client's EOF: OpenSSH's clients wait for the server to close the channel.
+  sftp.on('end', () => {
+    ending = true;
+    closeWhenIdle();
+  });
+  sftp.on('close', () => {
+    for (const handle of handles.values()) void closeHandle(handle).catch(() => {});
+    handles.clear();
+  });
+  sftp.on('error', (err: Error) => options.logger.debug({ err }, 'sftp channel error'));
+}
+
+/** What ssh2's SFTP stream holds but does not type: its channel and the protocol writer. */
+interface SftpChannelInternals {
+  outgoing?: { id: number; state: string };
+  _protocol?: { exitStatus(channel: number, status: number): void };
+}
+
+/**
+ * Sends `exit-status` on the subsystem channel, as sshd does when sftp-server exits: without it
+ * OpenSSH's scp (which speaks SFTP by default) reports failure even though every file arrived.
+ * ssh2's SFTP stream has no public exit(); this is the call its Channel.exit() makes.
+ */
+function sendExitStatus(sftp: SFTPWrapper, status: number): void {
+  const internals = sftp as unknown as SftpChannelInternals;
+  if (internals.outgoing?.state !== 'open' || !internals._protocol) return;
+  internals._protocol.exitStatus(internals.outgoing.id, status);
+}
+
+async function closeHandle(handle: Handle): Promise<void> {
+  if (handle.kind === 'file') await handle.file.close();
+  else await handle.dir.close();
+}

@@ -1,0 +1,347 @@
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { CHROMIUM_PATH, tempDir } from '@paddock/testing';
+import { chromium, type Page } from 'playwright-core';
+import { parse } from 'yaml';
+import { DOCS_CSP, etagMatches, INIT_SCRIPT_NAME } from '../src/api/docs.js';
+import {
+  enabledBy,
+  FEATURE_FLAGS,
+  OPENAPI_DOCUMENT,
+  openApiYaml,
+  type HttpMethod,
+  type OpenApiDocument,
+  type Operation,
+} from '../src/api/openapi.js';
+import { API_ROUTES, type RouteSpec } from '../src/api/routes.js';
+import { as, startApiSandbox, type RunningApiSandbox } from './support/sandbox.js';
+
+const REPO_ROOT = join(import.meta.dirname, '..', '..', '..');
+const SCREENSHOT = join(REPO_ROOT, 'test-artifacts', 'sandbox-api-docs.png');
+/** Time for headless Chromium to start, load the 1.7 MB bundle and render. */
+const BROWSER_TIMEOUT_MS = 60_000;
+const HTTP_METHODS: readonly HttpMethod[] = ['get', 'post', 'delete'];
+
+/** A route-table path in OpenAPI syntax: `:id` → `{id}`, a trailing `*` → `{path}`. */
+function openApiPath(fastifyPath: string): string {
+  return fastifyPath.replace(/:([A-Za-z_]\w*)/g, '{$1}').replace(/\*$/, '{path}');
+}
+
+/** `METHOD /path` for every operation of a document. */
+function documentOperations(doc: OpenApiDocument): string[] {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    HTTP_METHODS.filter((m) => item[m] !== undefined).map((m) => `${m.toUpperCase()} ${path}`),
+  );
+}
+
+/** What the route table has that the document lacks, and the other way round. */
+function lockstepDifferences(
+  routes: readonly RouteSpec[],
+  doc: OpenApiDocument,
+): { missing: string[]; extra: string[] } {
+  const table = routes.map((r) => `${r.method} ${openApiPath(r.path)}`);
+  const described = documentOperations(doc);
+  return {
+    missing: table.filter((k) => !described.includes(k)),
+    extra: described.filter((k) => !table.includes(k)),
+  };
+}
+
+function operationOf(doc: OpenApiDocument, route: RouteSpec): Operation {
+  const op = doc.paths[openApiPath(route.path)]?.[route.method.toLowerCase() as HttpMethod];
+  assert.ok(op, `${route.method} ${route.path} is described`);
+  return op;
+}
+
+/** The document as served: the YAML text parsed back. */
+const served = parse(openApiYaml()) as OpenApiDocument;
+
+describe('the OpenAPI description and the route table', () => {
+  it('describes exactly the routes of API_ROUTES, method by method', () => {
+    assert.deepEqual(lockstepDifferences(API_ROUTES, served), { missing: [], extra: [] });
+    assert.equal(documentOperations(served).length, API_ROUTES.length);
+  });
+
+  it('would notice a route added to the table or left in the document', () => {
+    const added: RouteSpec = { method: 'GET', path: '/api/new/:name', feature: 'api' };
+    assert.deepEqual(lockstepDifferences([...API_ROUTES, added], served), {
+      missing: ['GET /api/new/{name}'],
+      extra: [],
+    });
+    assert.deepEqual(lockstepDifferences(API_ROUTES.slice(1), served), {
+      missing: [],
+      extra: ['GET /api/tree'],
+    });
+  });
+
+  it('names the enabling flag of every route, in x-paddock-feature and the description', () => {
+    for (const route of API_ROUTES) {
+      const op = operationOf(served, route);
+      assert.equal(op['x-paddock-feature'], route.feature, route.path);
+      assert.ok(op.description.startsWith(enabledBy(route.feature)), route.path);
+      assert.ok(op.description.includes(FEATURE_FLAGS[route.feature]), route.path);
+    }
+  });
+
+  it('documents 401 and 405 everywhere, with the one error schema', () => {
+    for (const route of API_ROUTES) {
+      const op = operationOf(served, route);
+      assert.deepEqual(op.responses['401'], { $ref: '#/components/responses/Unauthorized' });
+      assert.deepEqual(op.responses['405'], { $ref: '#/components/responses/MethodNotAllowed' });
+    }
+    assert.deepEqual(served.components.schemas.Error, {
+      type: 'object',
+      description: 'The one error body of every Paddock HTTP API.',
+      required: ['error', 'message'],
+      properties: {
+        error: { type: 'string', description: 'A stable code', examples: ['not_found'] },
+        message: { type: 'string', description: 'What went wrong, for people' },
+      },
+    });
+    for (const [name, response] of Object.entries(served.components.responses)) {
+      assert.deepEqual(
+        response.content,
+        { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        name,
+      );
+    }
+  });
+
+  it('declares every path parameter of the table', () => {
+    for (const route of API_ROUTES) {
+      const names = [...openApiPath(route.path).matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const declared = (operationOf(served, route).parameters ?? [])
+        .filter((p) => p.in === 'path')
+        .map((p) => p.name);
+      assert.deepEqual(declared, names, route.path);
+    }
+  });
+
+  it('describes the WebSocket framings of exec and port-forward', () => {
+    for (const route of API_ROUTES.filter((r) => r.websocket)) {
+      const op = operationOf(served, route);
+      assert.ok(op.responses['101'], route.path);
+      assert.deepEqual(op.responses['426'], { $ref: '#/components/responses/UpgradeRequired' });
+      assert.match(op.description, /Binary frames\*\* carry raw/);
+    }
+    const exec = served.paths['/api/exec']?.get?.description ?? '';
+    for (const text of [
+      '"type":"resize"',
+      '"type":"signal"',
+      '"type":"exit"',
+      'exactly once',
+      '1000',
+    ])
+      assert.ok(exec.includes(text), text);
+    const forward = served.paths['/api/port-forward']?.get?.description ?? '';
+    for (const text of ['1003', '1011', '1000', '1..65535', '400 before the upgrade'])
+      assert.ok(forward.includes(text), text);
+  });
+
+  it('documents the identity headers as apiKey schemes, X-Forwarded-Sub required by every operation', () => {
+    const schemes = served.components.securitySchemes;
+    assert.deepEqual(
+      Object.values(schemes).map((s) => [s.type, s.in, s.name]),
+      [
+        ['apiKey', 'header', 'X-Forwarded-Sub'],
+        ['apiKey', 'header', 'X-Forwarded-User'],
+        ['apiKey', 'header', 'X-Forwarded-Groups'],
+      ],
+    );
+    for (const requirement of served.security) assert.ok('forwardedSub' in requirement);
+    assert.match(served.info.description, /Never expose this listener directly/);
+  });
+
+  it('passes the OpenAPI 3.1 validator', async () => {
+    const result = await validate(parse(openApiYaml()) as Parameters<typeof validate>[0]);
+    assert.ok(result.valid, result.valid ? '' : compileErrors(result));
+    assert.deepEqual(result.warnings, []);
+    assert.equal(served.openapi, '3.1.0');
+  });
+
+  it('serves the same document as the object built in code', () => {
+    assert.deepEqual(served, JSON.parse(JSON.stringify(OPENAPI_DOCUMENT)));
+  });
+});
+
+describe('ETag matching of the docs assets', () => {
+  it('matches lists, weak tags and *, and nothing else', () => {
+    assert.ok(etagMatches('"abc"', '"abc"'));
+    assert.ok(etagMatches('"x", W/"abc"', '"abc"'));
+    assert.ok(etagMatches('*', '"abc"'));
+    assert.ok(!etagMatches('"abd"', '"abc"'));
+    assert.ok(!etagMatches(undefined, '"abc"'));
+  });
+});
+
+describe('the self-description on a sandbox without feature flags', () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let sandbox: RunningApiSandbox;
+  before(async () => {
+    dir = await tempDir();
+    sandbox = await startApiSandbox(dir.path, []);
+  });
+  after(async () => {
+    await sandbox.stop();
+    await dir.remove();
+  });
+
+  it('serves /api/openapi.yaml as YAML to an identified caller', async () => {
+    const res = await fetch(`${sandbox.apiBase}/api/openapi.yaml`, { headers: as('alice') });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/yaml; charset=utf-8');
+    assert.deepEqual(parse(await res.text()), served);
+  });
+
+  it('serves /api/docs as HTML under a strict Content-Security-Policy', async () => {
+    const res = await fetch(`${sandbox.apiBase}/api/docs`, { headers: as('alice') });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.equal(res.headers.get('content-security-policy'), DOCS_CSP);
+    assert.match(DOCS_CSP, /script-src 'self';/);
+    assert.match(DOCS_CSP, /style-src 'self';/);
+    const html = await res.text();
+    assert.doesNotMatch(html, /<script>|<style|style=|https?:\/\//);
+    assert.match(html, /<script src="docs\/assets\/swagger-ui-bundle\.js\?v=[0-9a-f]{16}">/);
+  });
+
+  it('answers 401 without identity headers', async () => {
+    for (const path of ['/api/openapi.yaml', '/api/docs', '/api/docs/assets/swagger-ui.css']) {
+      const res = await fetch(`${sandbox.apiBase}${path}`);
+      assert.equal(res.status, 401, path);
+      assert.equal(((await res.json()) as { error: string }).error, 'unauthorized');
+    }
+  });
+
+  it('serves the allow-listed assets with their types, ETags and cache rules', async () => {
+    const html = await (
+      await fetch(`${sandbox.apiBase}/api/docs`, { headers: as('alice') })
+    ).text();
+    const links = [...html.matchAll(/(?:href|src)="(docs\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    assert.equal(links.length, 5);
+    const types: Record<string, string> = {
+      css: 'text/css; charset=utf-8',
+      js: 'text/javascript; charset=utf-8',
+      png: 'image/png',
+    };
+    for (const link of links) {
+      const res = await fetch(`${sandbox.apiBase}/api/${link}`, { headers: as('alice') });
+      assert.equal(res.status, 200, link);
+      const extension = /\.(\w+)\?/.exec(link)![1]!;
+      assert.equal(res.headers.get('content-type'), types[extension], link);
+      assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable', link);
+      const etag = res.headers.get('etag')!;
+      assert.equal(etag, `"${link.split('?v=')[1]}"`);
+      assert.ok((await res.arrayBuffer()).byteLength > 0);
+
+      const unversioned = `${sandbox.apiBase}/api/${link.split('?')[0]}`;
+      const again = await fetch(unversioned, {
+        headers: { ...as('alice'), 'if-none-match': etag },
+      });
+      assert.equal(again.status, 304, link);
+      assert.equal(again.headers.get('cache-control'), 'no-cache');
+    }
+    const init = await fetch(`${sandbox.apiBase}/api/docs/assets/${INIT_SCRIPT_NAME}`, {
+      headers: as('alice'),
+    });
+    assert.match(await init.text(), /SwaggerUIBundle\(/);
+  });
+
+  it('answers 404 for any other asset name, traversal attempts included', async () => {
+    for (const name of [
+      'index.html',
+      'swagger-ui.js',
+      'package.json',
+      '../package.json',
+      '..%2fpackage.json',
+      '%2e%2e/%2e%2e/package.json',
+      'swagger-ui.css/',
+      'SWAGGER-UI.CSS',
+      '',
+    ]) {
+      const res = await fetch(`${sandbox.apiBase}/api/docs/assets/${name}`, {
+        headers: as('alice'),
+      });
+      assert.equal(res.status, 404, name);
+      assert.equal(((await res.json()) as { error: string }).error, 'not_found', name);
+    }
+  });
+
+  it(
+    'renders the description in headless Chromium with every outside request blocked',
+    { timeout: BROWSER_TIMEOUT_MS * 2 },
+    async () => {
+      const profile = await tempDir('paddock-chromium-');
+      const context = await chromium.launchPersistentContext(profile.path, {
+        executablePath: CHROMIUM_PATH,
+        headless: true,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+        viewport: { width: 1280, height: 900 },
+      });
+      try {
+        const origin = sandbox.apiBase;
+        const aborted: string[] = [];
+        const problems: string[] = [];
+        await context.route('**/*', (route) => {
+          const url = route.request().url();
+          if (url === origin || url.startsWith(`${origin}/`)) return route.continue();
+          aborted.push(url);
+          return route.abort();
+        });
+        await context.setExtraHTTPHeaders(as('alice'));
+        const page = await context.newPage();
+        page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+        page.on('console', (msg) => {
+          if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+        });
+        page.setDefaultTimeout(BROWSER_TIMEOUT_MS);
+
+        const response = await page.goto(`${origin}/api/docs`);
+        assert.equal(response?.status(), 200);
+        await summaryPath(page, '/api/port-forward').waitFor({ state: 'visible' });
+        for (const path of [
+          '/api/tree',
+          '/api/exec',
+          '/api/ssh-authorized-keys',
+          '/api/docs/assets/{path}',
+        ])
+          assert.ok(await summaryPath(page, path).first().isVisible(), path);
+
+        // An operation opens on a click and shows its description: the exec framing, here.
+        await summaryPath(page, '/api/exec').click();
+        await page
+          .getByText('Binary frames', { exact: false })
+          .first()
+          .waitFor({ state: 'visible' });
+
+        await mkdir(join(REPO_ROOT, 'test-artifacts'), { recursive: true });
+        await page.screenshot({ path: SCREENSHOT, fullPage: true });
+        assert.deepEqual(aborted, []);
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+        await profile.remove();
+      }
+    },
+  );
+});
+
+/**
+ * An operation's path as Swagger UI shows it. It puts a zero-width space before every `/` so
+ * that long paths can wrap, hence the pattern rather than the plain text.
+ */
+function summaryPath(page: Page, path: string) {
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\//g, '\u200b?/');
+  return page.getByText(new RegExp(`^${escaped}$`));
+}
