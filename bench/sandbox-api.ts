@@ -267,13 +267,17 @@ async function measureScp(workspace: string) {
   }
 }
 
-const workspace = join(tmpdir(), 'paddock-bench-1g-workspace');
-await generateWorkspace(workspace);
-await measureDownload(workspace);
+// `npm run bench -- sandbox-api [download|tunnel|scp]` runs one part; all three by default.
+const only = process.argv[3];
+if (only === undefined || only === 'download') {
+  const workspace = join(tmpdir(), 'paddock-bench-1g-workspace');
+  await generateWorkspace(workspace);
+  await measureDownload(workspace);
+}
 const scratch = await tempDir('paddock-bench-api-');
 try {
-  await measureTunnel(scratch.path);
-  await measureScp(scratch.path);
+  if (only === undefined || only === 'tunnel') await measureTunnel(scratch.path);
+  if (only === undefined || only === 'scp') await measureScp(scratch.path);
 } finally {
   await scratch.remove();
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import WebSocket from 'ws';
-import { tempDir } from '@paddock/testing';
+import { tempDir, eventually, isAlive, assertDies } from '@paddock/testing';
 import {
   exitMessage,
   MAX_COMMAND_LENGTH,
@@ -18,8 +18,6 @@ import { as, startApiSandbox, type RunningApiSandbox } from './support/sandbox.j
 
 /** Generous bound for "promptly": far above what a healthy run needs, far below a hang. */
 const PROMPTLY_MS = 10_000;
-/** How often a test polls for a file, a process state or the sandbox's output. */
-const POLL_MS = 20;
 /** The keepalive interval the ping tests run with, in seconds. */
 const TEST_PING_SECONDS = 1;
 /** Input sent to a program that does not read it: far more than every queue on the way holds. */
@@ -121,42 +119,12 @@ async function refusedUpgrade(
   return { status: res.statusCode, body: JSON.parse(text) };
 }
 
-/** Waits until `check` returns a value, failing after PROMPTLY_MS. */
-async function eventually<T>(
-  what: string,
-  check: () => T | undefined | Promise<T | undefined>,
-): Promise<T> {
-  const deadline = Date.now() + PROMPTLY_MS;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await delay(POLL_MS);
-  }
-}
-
 /** The pid a command wrote to a file of the workspace, once it is there. */
 function pidFrom(name: string): Promise<number> {
   return eventually(`${name} to hold a pid`, async () => {
     const text = await readFile(join(folder.path, name), 'utf8').catch(() => '');
     return /^\d+\n$/.test(text) ? Number(text) : undefined;
   });
-}
-
-/** Alive and not a zombie: orphans stay zombies here, as this machine's init does not reap them. */
-async function isAlive(pid: number): Promise<boolean> {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  return state !== 'Z' && state !== 'X' && state !== '';
-}
-
-async function assertDies(pid: number): Promise<void> {
-  await eventually(`pid ${pid} to die`, async () => ((await isAlive(pid)) ? undefined : true));
 }
 
 /** The audit lines of one subject, once `count` of them are there and no more arrive shortly after. */

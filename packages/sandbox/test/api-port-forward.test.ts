@@ -6,12 +6,10 @@ import { createServer, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import WebSocket from 'ws';
-import { freePort, tempDir } from '@paddock/testing';
+import { freePort, tempDir, eventually } from '@paddock/testing';
 import { parsePortQuery, targetFailureReason } from '../src/api/port-forward.js';
 import { as, startApiSandbox, type RunningApiSandbox } from './support/sandbox.js';
 
-/** Generous bound for "promptly": far above what a healthy run needs, far below a hang. */
-const PROMPTLY_MS = 10_000;
 /** How often a test polls for the sandbox's output or a byte count. */
 const POLL_MS = 20;
 /** The transfer of the ordering tests: several times every buffer on the way. */
@@ -124,19 +122,6 @@ async function refusedUpgrade(
   for await (const chunk of res) text += String(chunk);
   ws.terminate();
   return { status: res.statusCode, body: JSON.parse(text) as { error: string; message: string } };
-}
-
-async function eventually<T>(
-  what: string,
-  check: () => T | undefined | Promise<T | undefined>,
-): Promise<T> {
-  const deadline = Date.now() + PROMPTLY_MS;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await delay(POLL_MS);
-  }
 }
 
 /** The audit lines of one subject, once `count` of them are there and no more arrive shortly after. */

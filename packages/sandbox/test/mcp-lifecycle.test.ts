@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { start, tempDir } from '@paddock/testing';
+import { assertDies, eventually, isAlive, start, tempDir } from '@paddock/testing';
 import {
   connect,
   openEventStream,
@@ -22,27 +22,6 @@ before(async () => {
   await writeFile(join(dir.path, 'hello.txt'), 'hello from the workspace\n');
 });
 after(() => dir.remove());
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitUntil(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 10_000,
-): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
-}
 
 describe('paddock-sandbox as a command', () => {
   it('exits 2 with one clear line and the usage on bad flags or a bad workspace', async () => {
@@ -169,13 +148,13 @@ describe('a running sandbox', () => {
     });
     assert.notEqual(started.isError, true, textOf(started));
     const pidFile = join(dir.path, 'bg.pid');
-    assert.ok(
-      await waitUntil(async () => (await readFile(pidFile, 'utf8').catch(() => '')).trim() !== ''),
+    await eventually('the pid file', async () =>
+      (await readFile(pidFile, 'utf8').catch(() => '')).trim() !== '' ? true : undefined,
     );
     const pid = Number((await readFile(pidFile, 'utf8')).trim());
-    assert.ok(isAlive(pid));
+    assert.ok(await isAlive(pid));
     await client.close();
-    assert.ok(await waitUntil(() => !isAlive(pid)), 'the background command died with its session');
+    await assertDies(pid);
   });
 
   it('serves 50 concurrent sessions each writing, reading and editing its own files with nothing lost', async () => {
@@ -249,14 +228,14 @@ describe('shutdown', () => {
       })
       .catch(() => undefined);
     const pidFile = join(dir.path, 'runaway.pid');
-    assert.ok(
-      await waitUntil(async () => (await readFile(pidFile, 'utf8').catch(() => '')).trim() !== ''),
+    await eventually('the pid file', async () =>
+      (await readFile(pidFile, 'utf8').catch(() => '')).trim() !== '' ? true : undefined,
     );
     const pid = Number((await readFile(pidFile, 'utf8')).trim());
     sandbox.child.kill('SIGTERM');
     const { code } = await sandbox.exited;
     assert.equal(code, 0, sandbox.output());
-    assert.ok(await waitUntil(() => !isAlive(pid)), 'the runaway command was killed');
+    await assertDies(pid);
     assert.equal(await stream.ended, 'dropped', 'the event stream was cut, not finished');
     stream.close();
     await client.close().catch(() => undefined);

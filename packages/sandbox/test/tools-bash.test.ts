@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { z } from 'zod';
-import { tempDir } from '@paddock/testing';
+import { tempDir, eventually, isAlive, assertDies } from '@paddock/testing';
 import {
   HeadTailText,
   killAllProcessGroups,
@@ -25,8 +24,6 @@ import { Workspace } from '../src/workspace/containment.js';
 
 /** Generous bound for "promptly": far above what a healthy run needs, far below a hang. */
 const PROMPTLY_MS = 5_000;
-/** How often a test polls for a file or a process state. */
-const POLL_MS = 20;
 
 let folder: { path: string; remove: () => Promise<void> };
 let workspace: Workspace;
@@ -43,39 +40,12 @@ function call<S extends z.ZodObject>(tool: Tool<S>, args: unknown, context = ctx
   return tool.run(tool.input.parse(args), context);
 }
 
-/** Waits until `check` returns a value, failing after PROMPTLY_MS. */
-async function eventually<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + PROMPTLY_MS;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await delay(POLL_MS);
-  }
-}
-
 /** The pid a command wrote to a file of the workspace, once it is there. */
 function pidFrom(name: string): Promise<number> {
   return eventually(`${name} to hold a pid`, async () => {
     const text = await readFile(join(workspace.root, name), 'utf8').catch(() => '');
     return /^\d+\n$/.test(text) ? Number(text) : undefined;
   });
-}
-
-/** Alive and not a zombie: orphans stay zombies here, as this machine's init does not reap them. */
-async function isAlive(pid: number): Promise<boolean> {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  return state !== 'Z' && state !== 'X' && state !== '';
-}
-
-async function assertDies(pid: number): Promise<void> {
-  await eventually(`pid ${pid} to die`, async () => ((await isAlive(pid)) ? undefined : true));
 }
 
 /** BashOutput's answer split into the new output and the state line. */

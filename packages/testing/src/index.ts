@@ -10,3 +10,4 @@ export {
 export { start, type Started } from './processes.js';
 export { freePort } from './ports.js';
 export { tempDir } from './temp.js';
+export { eventually, isAlive, assertDies } from './waiting.js';
