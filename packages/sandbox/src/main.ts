@@ -89,7 +89,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
       logger,
       audit: stderrAudit,
       childEnv,
-      modules: apiModules(features),
+      modules: await apiModules(features),
     });
     shutdown.add('api listener', api.close);
     const apiBound = await listen(api.app, flags.apiAddr);
