@@ -15,16 +15,12 @@ import type { FeatureModule } from './listener.js';
 import { PtyInput } from './pty-input.js';
 import { hangUpSession, hasExited, signalForeground } from './terminal-session.js';
 import {
-  answerUpgradeRequired,
   asBuffer,
   CLOSE,
   closeForShutdown,
   closeWith,
-  keepAlive,
-  LiveSessions,
-  pingIntervalMs,
-  upgradeGate,
-  type LiveSession,
+  type RouteSession,
+  mountWebSocketRoute,
 } from './websocket-upgrade.js';
 
 /** Terminal output queued for the client beyond which the pty is no longer read (a `yes` flood). */
@@ -40,28 +36,18 @@ const SPAWN_FAILED_EXIT = 127;
 
 /** WebSocket GET /api/exec: an interactive shell (or one command) under a pseudo-terminal. */
 export const execFeature: FeatureModule = (app, ctx) => {
-  const sessions = new LiveSessions();
-  const pingMs = pingIntervalMs();
-  app.route({
-    method: 'GET',
-    url: '/api/exec',
-    // The query is checked before the handshake, so a mistake is an HTTP 400 and no upgrade happens.
-    preValidation: upgradeGate(parseExecQuery),
-    handler: answerUpgradeRequired,
-    wsHandler: (socket, req) => {
-      const parsed = parseExecQuery(req.query as Record<string, unknown>);
-      if (!parsed.ok) return closeWith(socket, CLOSE.policyViolation, parsed.error); // validated before
-      const terminal = new Terminal(socket, parsed.value, req.identity.sub, ctx);
-      sessions.add(terminal);
-      void terminal.done.then(() => sessions.delete(terminal));
-      keepAlive(socket, pingMs);
-    },
-  });
-  return Promise.resolve(sessions);
+  return Promise.resolve(
+    mountWebSocketRoute(
+      app,
+      '/api/exec',
+      parseExecQuery,
+      (socket, query, sub) => new Terminal(socket, query, sub, ctx),
+    ),
+  );
 };
 
 /** One terminal: a shell under a pty, wired to one WebSocket, audited once when the shell ends. */
-class Terminal implements LiveSession {
+class Terminal implements RouteSession {
   /** Resolves once the shell has exited, its session is gone and the audit line is written. */
   readonly done: Promise<void>;
 

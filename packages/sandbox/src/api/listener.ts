@@ -1,11 +1,9 @@
 import websocket from '@fastify/websocket';
-import { createHttpApp, type Logger } from '@paddock/common';
+import { createHttpApp } from '@paddock/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Workspace } from '../workspace/containment.js';
-import type { AuditSink } from './audit.js';
 import type { ApiContext, FeatureHandle } from './context.js';
 import { identityFromHeaders, type Identity } from './identity.js';
-import { allowedMethods, type EnabledFeatures } from './routes.js';
+import { allowedMethods } from './routes.js';
 
 /** Request bodies of this listener are small JSON documents (SSH keys). */
 export const API_BODY_LIMIT = 64 * 1024;
@@ -16,13 +14,7 @@ export type FeatureModule = (
   ctx: ApiContext,
 ) => Promise<FeatureHandle | void>;
 
-export interface ApiListenerOptions {
-  workspace: Workspace;
-  features: EnabledFeatures;
-  devMode: boolean;
-  logger: Logger;
-  audit: AuditSink;
-  childEnv: NodeJS.ProcessEnv;
+export interface ApiListenerOptions extends ApiContext {
   /** The modules to mount, each already chosen by its flag (always-on ones included). */
   modules: readonly FeatureModule[];
 }
@@ -72,16 +64,9 @@ export async function createApiListener(options: ApiListenerOptions): Promise<Ap
     done();
   });
 
-  const ctx: ApiContext = {
-    workspace: options.workspace,
-    features: options.features,
-    devMode: options.devMode,
-    logger,
-    audit: options.audit,
-    childEnv: options.childEnv,
-  };
+  const { modules, ...ctx } = options;
   const handles: FeatureHandle[] = [];
-  for (const module of options.modules) {
+  for (const module of modules) {
     const handle = await module(app, ctx);
     if (handle) handles.push(handle);
   }

@@ -5,17 +5,13 @@ import { auditLine } from './audit.js';
 import type { ApiContext } from './context.js';
 import type { FeatureModule } from './listener.js';
 import {
-  answerUpgradeRequired,
   asBuffer,
   CLOSE,
   closeForShutdown,
   closeWith,
-  keepAlive,
-  LiveSessions,
-  pingIntervalMs,
-  upgradeGate,
-  type LiveSession,
+  type RouteSession,
   type Parsed,
+  mountWebSocketRoute,
 } from './websocket-upgrade.js';
 
 /** The only host a tunnel reaches: services of the workspace's own container. */
@@ -77,24 +73,14 @@ export function targetFailureReason(code: string | undefined, port: number): str
 
 /** WebSocket GET /api/port-forward?port=N: a raw TCP tunnel to 127.0.0.1:N. */
 export const portForwardFeature: FeatureModule = (app, ctx) => {
-  const sessions = new LiveSessions();
-  const pingMs = pingIntervalMs();
-  app.route({
-    method: 'GET',
-    url: '/api/port-forward',
-    // The port is checked before the handshake, so a mistake is an HTTP 400 and no upgrade happens.
-    preValidation: upgradeGate(parsePortQuery),
-    handler: answerUpgradeRequired,
-    wsHandler: (socket, req) => {
-      const parsed = parsePortQuery(req.query as Record<string, unknown>);
-      if (!parsed.ok) return closeWith(socket, CLOSE.policyViolation, parsed.error); // validated before
-      const tunnel = new Tunnel(socket, parsed.value, req.identity.sub, ctx);
-      sessions.add(tunnel);
-      void tunnel.done.then(() => sessions.delete(tunnel));
-      keepAlive(socket, pingMs);
-    },
-  });
-  return Promise.resolve(sessions);
+  return Promise.resolve(
+    mountWebSocketRoute(
+      app,
+      '/api/port-forward',
+      parsePortQuery,
+      (socket, query, sub) => new Tunnel(socket, query, sub, ctx),
+    ),
+  );
 };
 
 /**
@@ -102,7 +88,7 @@ export const portForwardFeature: FeatureModule = (app, ctx) => {
  * as binary frames. Each direction stops reading its source while its destination is backed up, so
  * memory stays bounded whatever the speeds. Audited once, when both sides are closed.
  */
-class Tunnel implements LiveSession {
+class Tunnel implements RouteSession {
   readonly done: Promise<void>;
 
   private readonly startedAt = performance.now();

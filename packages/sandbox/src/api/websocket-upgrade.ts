@@ -1,5 +1,5 @@
 import { env, httpErrors, loadConfig } from '@paddock/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type { FeatureHandle } from './context.js';
 
@@ -150,4 +150,40 @@ export class LiveSessions implements FeatureHandle {
   async close(): Promise<void> {
     await Promise.all([...this.sessions].map((s) => s.shutdown()));
   }
+}
+
+/** A session a WebSocket route opens: it ends on its own and resolves `done` once audited. */
+export interface RouteSession extends LiveSession {
+  readonly done: Promise<void>;
+}
+
+/**
+ * Mounts a WebSocket route the way the terminal and tunnel routes share: the query is checked before
+ * the handshake (a mistake is an HTTP 400 and no upgrade happens), a plain request gets 426, every
+ * session is kept alive with pings and tracked so that shutdown can end it. The returned handle is
+ * the feature's.
+ */
+export function mountWebSocketRoute<Q>(
+  app: FastifyInstance,
+  url: string,
+  parse: (query: Record<string, unknown>) => Parsed<Q>,
+  open: (socket: WebSocket, query: Q, sub: string) => RouteSession,
+): LiveSessions {
+  const sessions = new LiveSessions();
+  const pingMs = pingIntervalMs();
+  app.route({
+    method: 'GET',
+    url,
+    preValidation: upgradeGate(parse),
+    handler: answerUpgradeRequired,
+    wsHandler: (socket, req) => {
+      const parsed = parse(req.query as Record<string, unknown>);
+      if (!parsed.ok) return closeWith(socket, CLOSE.policyViolation, parsed.error); // validated before
+      const session = open(socket, parsed.value, req.identity.sub);
+      sessions.add(session);
+      void session.done.then(() => sessions.delete(session));
+      keepAlive(socket, pingMs);
+    },
+  });
+  return sessions;
 }
