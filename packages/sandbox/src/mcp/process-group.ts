@@ -1,15 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
+import { GROUP_POLL_MS, groupHasLiveMembers, KILL_GRACE_MS } from '../process/group-signals.js';
 
-/** How long a process group gets between SIGTERM and SIGKILL. */
-export const KILL_GRACE_MS = 2_000;
 /** How long to wait for a SIGKILLed group to disappear before giving up on it. */
 const SIGKILL_WAIT_MS = 5_000;
 /** How long after the shell exits its output pipes may take to close before they are cut. */
 const OUTPUT_DRAIN_MS = 500;
-/** How often a dying group is checked for remaining members. */
-const GROUP_POLL_MS = 25;
 
 /** Characters of a command's output kept from its beginning. */
 export const OUTPUT_HEAD_CHARS = 15_000;
@@ -165,33 +161,6 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * Whether any process of the group is alive. kill(-pgid, 0) also counts zombies, which stay
- * forever under an init that does not reap orphans (containers); on Linux /proc tells them apart.
- */
-async function groupHasLiveMembers(pgid: number): Promise<boolean> {
-  try {
-    process.kill(-pgid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  if (process.platform !== 'linux') return true;
-  let entries: string[];
-  try {
-    entries = await readdir('/proc');
-  } catch {
-    return true;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so parse after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') return true;
-  }
-  return false;
 }
 
 /** Starts `bash -c <command>` in its own process group; see ProcessGroup. */

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { spawn as spawnPty, type IPty } from '@lydell/node-pty';
@@ -7,6 +6,7 @@ import type { Logger } from '@paddock/common';
 import type { PseudoTtyInfo, ServerChannel, Session, SFTPWrapper } from 'ssh2';
 import type { Workspace } from '../workspace/containment.js';
 import { serveSftp } from './sftp.js';
+import { killGroup, signalGroup } from '../process/group-signals.js';
 
 /** Variables one session may set with `env` requests. */
 export const MAX_ENV_VARS = 64;
@@ -18,16 +18,12 @@ const DEFAULT_COLS = 80;
 const DEFAULT_ROWS = 24;
 /** Largest terminal side accepted; bigger requests are clamped (the kernel takes 16 bits). */
 const MAX_TERMINAL_SIDE = 10_000;
-/** How long a process group gets between SIGTERM and SIGKILL when its channel closes. */
-export const KILL_GRACE_MS = 2_000;
 /**
  * How long what a command left running in its group may go on after the command exited: time for
  * a daemon started with `setsid -f` or `nohup setsid` to leave the group between its fork and its
  * setsid(), which a kill at once would race.
  */
 export const LEFTOVER_GRACE_MS = 1_000;
-/** How often a dying group is checked for remaining members. */
-const GROUP_POLL_MS = 25;
 /**
  * After the command exits, how long its output pipes may stay silent (and not blocked by a slow
  * client) before they are cut: a process that escaped the group (setsid) may hold them forever.
@@ -101,45 +97,6 @@ function signalExitCode(signal: number | NodeJS.Signals): number {
 
 /** Signals a client may send with a `signal` request (RFC 4254's list, minus the exotic ones). */
 const FORWARDED_SIGNALS = new Set(['HUP', 'INT', 'KILL', 'QUIT', 'TERM', 'USR1', 'USR2']);
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
-  try {
-    process.kill(-pgid, signal);
-    return true;
-  } catch {
-    return false; // ESRCH: the group is gone
-  }
-}
-
-/**
- * Whether a process group has a live member. kill(-pgid, 0) also counts zombies, which stay
- * forever under an init that does not reap orphans (containers); /proc tells them apart on Linux.
- */
-async function groupAlive(pgid: number): Promise<boolean> {
-  if (!signalGroup(pgid, 0 as unknown as NodeJS.Signals)) return false;
-  if (process.platform !== 'linux') return true;
-  const entries = await readdir('/proc').catch(() => undefined);
-  if (!entries) return true;
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') return true;
-  }
-  return false;
-}
-
-/** SIGTERM to the whole group, SIGKILL to what is left after the grace period. */
-export async function killGroup(pgid: number): Promise<void> {
-  if (!signalGroup(pgid, 'SIGTERM')) return;
-  const deadline = Date.now() + KILL_GRACE_MS;
-  while (Date.now() < deadline) {
-    await delay(GROUP_POLL_MS);
-    if (!(await groupAlive(pgid))) return;
-  }
-  signalGroup(pgid, 'SIGKILL');
-}
 
 /**
  * Ends a session's process group once: at once when the channel or connection closes while the
