@@ -55,6 +55,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
       keepAliveMs: config.SVC_MCP_KEEPALIVE_SECONDS * 1000,
     },
   );
+  // /readyz answers 200 only once every listener of this process is up, not just the first one.
+  let started = false;
+  mcp.health.addCheck('listeners', () => started);
   const shutdown = new Shutdown({ logger })
     .add('process groups', killAllProcessGroups)
     .add('mcp listener', mcp.close)
@@ -98,6 +101,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
       'human-facing API listening',
     );
   }
+  started = true;
 }
 
 async function readPatterns(file: string | undefined) {

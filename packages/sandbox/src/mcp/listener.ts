@@ -32,6 +32,8 @@ export interface McpListenerOptions {
 export interface McpListener {
   app: FastifyInstance;
   sessions: McpSessions;
+  /** Readiness of /readyz; the process adds checks for what else must be up before it serves. */
+  health: Health;
   /** Stops accepting, waits for tool calls in flight, drops streams, ends every session. */
   close: () => Promise<void>;
 }
@@ -318,5 +320,5 @@ export function createMcpListener(
     await closed;
   };
 
-  return { app, sessions, close };
+  return { app, sessions, health, close };
 }
