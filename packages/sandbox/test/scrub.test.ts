@@ -179,7 +179,10 @@ describe('built-in patterns', () => {
   }
 
   it('has a case above for every built-in kind', () => {
-    assert.deepEqual(Object.keys(KINDS).sort(), BUILTIN_PATTERNS.map((p) => p.kind).sort());
+    assert.deepEqual(
+      Object.keys(KINDS).sort(),
+      [...new Set(BUILTIN_PATTERNS.map((p) => p.kind))].sort(),
+    );
   });
 
   it('finds a token wherever it sits: text edges, quotes, brackets, punctuation', () => {
@@ -228,6 +231,22 @@ describe('secret assignments', () => {
       scrubber.scrub('docker run -e "NPM_TOKEN=abc123def" x'),
       `docker run -e "NPM_TOKEN=${redacted}" x`,
     );
+  });
+
+  it('redacts NAME=value whatever the value is made of, digits or not', () => {
+    for (const line of [
+      'GITHUB_TOKEN=abcdefghijkl',
+      'DB_PASSWORD=correcthorse',
+      'export OPENAI_API_KEY="plainwords"',
+      'AWS_SECRET_ACCESS_KEY=onlyletters',
+    ]) {
+      const scrubbed = scrubber.scrub(line);
+      assert.match(scrubbed, /=("?)\[REDACTED:secret-assignment\]\1$/, line);
+    }
+    // References and placeholders name where a secret comes from; they are not one.
+    for (const line of ['GITHUB_TOKEN=$GH_TOKEN', 'DB_PASSWORD=changeme', 'API_KEY=<your-key>']) {
+      assert.equal(scrubber.scrub(line), line);
+    }
   });
 
   it('redacts values in .env files', () => {

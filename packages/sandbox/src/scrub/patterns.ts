@@ -77,6 +77,9 @@ const LOCATOR = /^(?:urn:|[A-Za-z][\w+.-]*:\/\/)/;
 /** Shorter assignment values are left alone: a key named token next to `a1` is rarely a secret. */
 const MIN_ASSIGNED_LENGTH = 6;
 
+/** In NAME=value form a value needs no digit, only this length (the trigger wants five anyway). */
+const MIN_ENV_LENGTH = 5;
+
 function isReferenceOrPlaceholder(value: string): boolean {
   return REFERENCE.test(value) || PLACEHOLDER.test(value);
 }
@@ -95,6 +98,13 @@ function looksLikeAssignedSecret(value: string): boolean {
     !MEMBER_PATH.test(value) &&
     !LOCATOR.test(value) &&
     !isReferenceOrPlaceholder(value)
+  );
+}
+
+/** The value of an upper-case NAME=value: anything from four characters that names no other source. */
+function looksLikeEnvSecret(value: string): boolean {
+  return (
+    value.length >= MIN_ENV_LENGTH && !SHORT_NUMBER.test(value) && !isReferenceOrPlaceholder(value)
   );
 }
 
@@ -196,6 +206,15 @@ export const BUILTIN_PATTERNS: readonly BuiltinPattern[] = [
     caseless('secret[_-]?access[_-]?key') +
       KEY_VALUE_SEPARATOR +
       String.raw`(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`,
+  ),
+  // NAME=value as the environment, the shell and .env files write it: an upper-case name and `=`
+  // with nothing around it. Any value but a reference or a placeholder is taken: in this form
+  // `DB_PASSWORD=correcthorse` is as much a secret as one with digits.
+  rule(
+    'secret-assignment',
+    KEY_VALUE,
+    String.raw`(?<=(?<![A-Za-z0-9_])[A-Z0-9_]*)(?:TOKEN|SECRET|PASSW(?:OR)?D|API_?KEY|PRIVATE_?KEY|SECRET_?(?:ACCESS_?)?KEY)=["']?(?<secret>${QUOTED_VALUE}|${SHELL_VALUE})`,
+    looksLikeEnvSecret,
   ),
   rule(
     'secret-assignment',
