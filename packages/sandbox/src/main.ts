@@ -17,7 +17,7 @@ import { apiModules } from './api/modules.js';
 import { sandboxEnv } from './config.js';
 import { ToolSet } from './mcp/dispatch.js';
 import { createMcpListener } from './mcp/listener.js';
-import { killAllProcessGroups } from './mcp/process-group.js';
+import { killAllProcessGroups, killAllProcessGroupsNow } from './mcp/process-group.js';
 import { TOOLS } from './mcp/tools/index.js';
 import { childEnvironment, parsePatternFile, Scrubber, secretsFromEnv } from './scrub/index.js';
 import { Workspace } from './workspace/containment.js';
@@ -62,6 +62,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     .add('process groups', killAllProcessGroups)
     .add('mcp listener', mcp.close)
     .listen();
+  // Whatever way the process ends, no command it started outlives it.
+  process.on('exit', killAllProcessGroupsNow);
   const bound = await listen(mcp.app, flags.addr);
   logger.info(
     {

@@ -103,6 +103,20 @@ describe('a running sandbox', () => {
       }),
     );
     assert.doesNotMatch(echoed, /dashboard-session-secret-value-123/);
+    // Error results are scrubbed too: a failing command's output and a tool's own message.
+    const failed = await client.callTool({
+      name: 'Bash',
+      arguments: { command: 'echo DB_PASSWORD=correcthorse >&2; exit 1' },
+    });
+    assert.equal(failed.isError, true);
+    assert.match(textOf(failed), /DB_PASSWORD=\[REDACTED:secret-assignment\]/);
+    const missing = await client.callTool({
+      name: 'Read',
+      arguments: { file_path: 'dashboard-session-secret-value-123.txt' },
+    });
+    assert.equal(missing.isError, true);
+    assert.doesNotMatch(textOf(missing), /dashboard-session-secret-value-123/);
+    assert.match(textOf(missing), /REDACTED:configured-secret/);
     await client.close();
   });
 
@@ -217,14 +231,18 @@ describe('shutdown', () => {
     await client.close();
   });
 
-  it('stops a runaway call after the grace period, kills its process group, drops the streams and still exits 0', async () => {
+  it('stops a runaway call that ignores SIGTERM after the grace period, kills its process group, drops the streams and still exits 0', async () => {
     const sandbox = await startSandbox(dir.path);
     const client = await connect(sandbox.base, 'sse');
     const stream = await openEventStream(`${sandbox.base}/sse`);
     void client
       .callTool({
         name: 'Bash',
-        arguments: { command: 'sleep 120 & echo $! > runaway.pid; wait', timeout: 600000 },
+        arguments: {
+          // Ignored signals are inherited: neither the shell nor sleep will die of SIGTERM.
+          command: "trap '' TERM; sleep 120 & echo $! > runaway.pid; wait",
+          timeout: 600000,
+        },
       })
       .catch(() => undefined);
     const pidFile = join(dir.path, 'runaway.pid');

@@ -123,6 +123,70 @@ for (const kind of ['sse', 'streamable'] as TransportKind[]) {
       await client.close();
     });
 
+    it('lists, globs and greps the workspace, and runs, reads and kills a background shell', async () => {
+      const client = await connect(sandbox.base, kind);
+      const ls = textOf(await client.callTool({ name: 'LS', arguments: { path: '.' } }));
+      assert.match(ls, /file {5}hello\.txt {2}\(13 bytes\)/);
+      const glob = textOf(await client.callTool({ name: 'Glob', arguments: { pattern: '*.txt' } }));
+      assert.match(glob, /^hello\.txt$/m);
+      const grep = await client.callTool({
+        name: 'Grep',
+        arguments: { pattern: 'sec.nd', output_mode: 'content' },
+      });
+      assert.match(textOf(grep), /hello\.txt:2:second/);
+
+      const started = textOf(
+        await client.callTool({
+          name: 'Bash',
+          arguments: { command: 'echo ready; sleep 60', run_in_background: true },
+        }),
+      );
+      const shellId = /Started background shell (\S+?)[. ]/.exec(started)?.[1];
+      assert.ok(shellId, started);
+      let output = '';
+      for (let i = 0; i < 50 && !output.includes('ready'); i++) {
+        output += textOf(
+          await client.callTool({ name: 'BashOutput', arguments: { shell_id: shellId } }),
+        );
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.match(output, /ready/);
+      assert.match(output, /state: running/);
+      const killed = await client.callTool({ name: 'KillShell', arguments: { shell_id: shellId } });
+      assert.match(textOf(killed), /killed: its process group is gone/);
+      const after = await client.callTool({ name: 'BashOutput', arguments: { shell_id: shellId } });
+      assert.doesNotMatch(textOf(after), /state: running/);
+      const unknown = await client.callTool({ name: 'KillShell', arguments: { shell_id: 'x' } });
+      assert.equal(unknown.isError, true);
+      await client.close();
+    });
+
+    it('refuses a Write or Edit of a file not read in this session, and failed searches', async () => {
+      const client = await connect(sandbox.base, kind);
+      const write = await client.callTool({
+        name: 'Write',
+        arguments: { file_path: 'hello.txt', content: 'clobbered' },
+      });
+      assert.equal(write.isError, true);
+      assert.match(textOf(write), /read the file before/);
+      const edit = await client.callTool({
+        name: 'Edit',
+        arguments: { file_path: 'hello.txt', old_string: 'first', new_string: 'x' },
+      });
+      assert.equal(edit.isError, true);
+      assert.equal(await readFile(join(dir.path, 'hello.txt'), 'utf8'), 'first\nsecond\n');
+      const grep = await client.callTool({ name: 'Grep', arguments: { pattern: '(' } });
+      assert.equal(grep.isError, true);
+      const ls = await client.callTool({ name: 'LS', arguments: { path: 'hello.txt' } });
+      assert.equal(ls.isError, true);
+      const glob = await client.callTool({
+        name: 'Glob',
+        arguments: { pattern: '*', path: 'missing' },
+      });
+      assert.equal(glob.isError, true);
+      await client.close();
+    });
+
     it('answers an unknown tool with JSON-RPC invalid params', async () => {
       const client = await connect(sandbox.base, kind);
       await assert.rejects(

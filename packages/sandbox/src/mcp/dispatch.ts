@@ -61,35 +61,48 @@ export async function callTool(
   args: Record<string, unknown> | undefined,
   { tools, ctx, scrub, logger }: CallOptions,
 ): Promise<CallToolResult> {
+  const started = performance.now();
+  let result: CallToolResult | undefined;
+  try {
+    result = await runTool(name, args, tools, ctx, scrub);
+    return result;
+  } catch (err) {
+    if (err instanceof McpError) throw err;
+    const message = scrub(err instanceof Error ? err.message : String(err));
+    logger.error({ tool: scrub(name), err: message }, 'tool failed');
+    throw new McpError(ErrorCode.InternalError, `${name} failed: ${message}`);
+  } finally {
+    // One line per call, however it ended; a JSON-RPC error shows as isError with no bytes.
+    const first = result?.content[0];
+    logger.info(
+      {
+        tool: scrub(name),
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        isError: result === undefined || result.isError === true,
+        bytes: first?.type === 'text' ? Buffer.byteLength(first.text) : 0,
+      },
+      'tool call',
+    );
+  }
+}
+
+/** Validates and runs; the caller's mistakes become isError results, anything else throws. */
+async function runTool(
+  name: string,
+  args: Record<string, unknown> | undefined,
+  tools: ToolSet,
+  ctx: ToolContext,
+  scrub: (text: string) => string,
+): Promise<CallToolResult> {
   const tool = tools.get(name);
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${scrub(name)}`);
-  const started = performance.now();
-  let result: CallToolResult;
   const parsed = tool.input.safeParse(args ?? {});
-  if (!parsed.success) {
-    result = text(scrub(describeIssues(name, parsed.error)), true);
-  } else {
-    try {
-      result = text(scrub(await tool.run(parsed.data, ctx)), false);
-    } catch (err) {
-      if (err instanceof ToolFailure || err instanceof PathError) {
-        result = text(scrub(err.message), true);
-      } else {
-        const message = scrub(err instanceof Error ? err.message : String(err));
-        logger.error({ tool: name, err: message }, 'tool failed');
-        throw new McpError(ErrorCode.InternalError, `${name} failed: ${message}`);
-      }
-    }
+  if (!parsed.success) return text(scrub(describeIssues(name, parsed.error)), true);
+  try {
+    return text(scrub(await tool.run(parsed.data, ctx)), false);
+  } catch (err) {
+    if (err instanceof ToolFailure || err instanceof PathError)
+      return text(scrub(err.message), true);
+    throw err;
   }
-  const first = result.content[0];
-  logger.info(
-    {
-      tool: name,
-      ms: Math.round((performance.now() - started) * 100) / 100,
-      isError: result.isError === true,
-      bytes: first?.type === 'text' ? Buffer.byteLength(first.text) : 0,
-    },
-    'tool call',
-  );
-  return result;
 }

@@ -5,6 +5,7 @@ import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/
 import { createHttpApp, Health, type Logger } from '@paddock/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InFlight } from './in-flight.js';
+import { killAllProcessGroupsNow } from './process-group.js';
 import { createMcpServer, type McpContext } from './server.js';
 import { SessionState } from './session.js';
 import { McpSessions, type McpSession } from './sessions.js';
@@ -311,8 +312,11 @@ export function createMcpListener(
     clearInterval(idleTimer);
     const closed = new Promise<void>((resolve) => app.server.close(() => resolve()));
     const finished = await inFlight.idle(SHUTDOWN_WAIT_MS);
-    if (!finished)
-      logger.warn({ calls: inFlight.size }, 'tool calls still running at shutdown; stopping them');
+    if (!finished) {
+      logger.warn({ calls: inFlight.size }, 'tool calls still running at shutdown; killing them');
+      // The grace period is spent: no time is left for SIGTERM's own grace.
+      killAllProcessGroupsNow();
+    }
     // The SDK writes a result a few promise steps after the tool returns: let it reach the stream.
     await new Promise((resolve) => setImmediate(resolve));
     await sessions.endAll();
