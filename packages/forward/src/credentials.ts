@@ -29,6 +29,9 @@ export interface CredentialsFile {
 
 export const ENV_URL = 'PADDOCK_FORWARD_URL';
 export const ENV_TOKEN = 'PADDOCK_FORWARD_TOKEN';
+export const ENV_COOKIE = 'PADDOCK_FORWARD_COOKIE';
+/** Extra headers, one `Name: value` per line. */
+export const ENV_HEADERS = 'PADDOCK_FORWARD_HEADERS';
 
 /** File mode bits for group and others: a credentials file must have none of them. */
 const GROUP_OTHER_BITS = 0o077;
@@ -159,19 +162,23 @@ export function resolveTarget(
     );
   }
   const token = pick(flags.token, file.token, env[ENV_TOKEN]);
-  const cookie = pick(flags.cookie, file.cookie);
+  const cookie = pick(flags.cookie, file.cookie, env[ENV_COOKIE]);
   if (token !== undefined) checkHeaderValue('the token', token);
   if (cookie !== undefined) checkHeaderValue('the cookie', cookie);
 
-  // Header names are case-insensitive: a flag replaces the file's header of the same name.
-  const headers: Record<string, string> = { ...file.headers };
-  for (const raw of flags.headers) {
-    const [name, value] = parseHeader(raw);
+  // Header names are case-insensitive: a file's header replaces the environment's of the same
+  // name, and a flag's replaces both.
+  const headers: Record<string, string> = {};
+  const setHeader = (name: string, value: string) => {
     for (const existing of Object.keys(headers)) {
       if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
     }
     headers[name] = value;
-  }
+  };
+  const fromEnv = (env[ENV_HEADERS] ?? '').split(/\r?\n/).filter((line) => line.trim() !== '');
+  for (const raw of fromEnv) setHeader(...parseHeader(raw));
+  for (const [name, value] of Object.entries(file.headers ?? {})) setHeader(name, value);
+  for (const raw of flags.headers) setHeader(...parseHeader(raw));
   return { url: normalizeBaseUrl(url), token, cookie, headers };
 }
 

@@ -33,7 +33,8 @@ export async function forwardLocalPort(options: LocalForwardOptions): Promise<Lo
   const tunnels = new Set<WebSocket>();
   const sockets = new Set<Socket>();
 
-  const server = createServer({ pauseOnConnect: true }, (socket) => {
+  // The local client's FIN ends only its direction: the answer still arrives (half-close).
+  const server = createServer({ pauseOnConnect: true, allowHalfOpen: true }, (socket) => {
     sockets.add(socket);
     const peer = formatHostPort(socket.remoteAddress ?? '?', socket.remotePort ?? 0);
     socket.on('error', () => socket.destroy());

@@ -15,6 +15,8 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** Close codes that mean the tunnel ended as it should: normal, or no code given. */
 const NORMAL_CLOSE_CODES = new Set([1000, 1005]);
+/** The tunnel's one text frame, both ways: the sender has finished sending (a TCP half-close). */
+export const EOF_FRAME = 'eof';
 
 /** ws:// or wss:// for the port-forward route under the base URL. */
 export function tunnelUrl(target: Target, port: number): string {
@@ -108,8 +110,10 @@ export interface TunnelEnd {
  * Pipes a stream pair through an open tunnel until it closes: input chunks become binary frames,
  * binary frames are written to output. Both directions respect backpressure: the input pauses while
  * the socket holds more than HIGH_WATER_BYTES unsent, and the tunnel pauses while output's write()
- * says to wait. The input's end closes the tunnel (1000); the tunnel's close ends the output when
- * `endOutput` (a TCP socket gets its FIN; stdout stays open for the process).
+ * says to wait. Each direction's end travels as the "eof" frame: the input's end sends it and the
+ * answer keeps flowing; the target's "eof" ends the output when `endOutput` (a TCP socket gets its
+ * FIN), and otherwise (stdout, which stays open for the process) closes the tunnel. The tunnel's
+ * close ends the output when `endOutput`.
  */
 export function pipeTunnel(
   tunnel: Tunnel,
@@ -136,17 +140,33 @@ export function pipeTunnel(
         input.pause();
       }
     };
+    let inputEnded = false;
     const closeTunnel = () => {
       // Queued frames go out before the close frame.
       if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+    };
+    // The input finished: the target gets FIN, and what it still answers is delivered.
+    const endInput = () => {
+      if (inputEnded) return;
+      inputEnded = true;
+      if (ws.readyState === WebSocket.OPEN) ws.send(EOF_FRAME, { binary: false });
+    };
+    // Closed without an end (destroyed, an error): nothing more will come either way.
+    const onInputClose = () => {
+      if (!inputEnded) closeTunnel();
     };
     const onError = (err: Error) => {
       failure ??= err.message;
       closeTunnel();
     };
     const onMessage = (data: Buffer, isBinary: boolean) => {
-      // The sandbox sends bytes only as binary frames; there is no text message it could mean.
-      if (!isBinary) return;
+      if (!isBinary) {
+        // The target finished sending; the server closes the tunnel once both sides have.
+        if (data.toString('utf8') !== EOF_FRAME) return;
+        if (options.endOutput) output.end();
+        else closeTunnel();
+        return;
+      }
       if (!output.write(data) && !waitingForDrain) {
         waitingForDrain = true;
         ws.pause();
@@ -158,8 +178,8 @@ export function pipeTunnel(
     };
     const onClose = (code: number, reason: Buffer) => {
       input.off('data', onData);
-      input.off('end', closeTunnel);
-      input.off('close', closeTunnel);
+      input.off('end', endInput);
+      input.off('close', onInputClose);
       if (options.endOutput) output.end();
       const text = reason.toString('utf8') || (failure ?? '');
       resolve({ code, reason: text, normal: NORMAL_CLOSE_CODES.has(code) });
@@ -176,8 +196,8 @@ export function pipeTunnel(
     });
     ws.once('close', onClose);
     input.on('data', onData);
-    input.once('end', closeTunnel);
-    input.once('close', closeTunnel);
+    input.once('end', endInput);
+    input.once('close', onInputClose);
     input.on('error', onError);
     input.resume();
   });

@@ -49,6 +49,31 @@ describe('where the target and credentials come from', () => {
     );
   });
 
+  it('takes the cookie and extra headers from the environment too, below the file and flags', () => {
+    const env = {
+      PADDOCK_FORWARD_URL: 'http://env/',
+      PADDOCK_FORWARD_COOKIE: '_oauth2_proxy=env',
+      PADDOCK_FORWARD_HEADERS: 'X-Forwarded-Sub: env-sub\nX-Api-Key:  k1  \n\n',
+    };
+    assert.deepEqual(resolveTarget(flags(), {}, env), {
+      url: 'http://env/',
+      token: undefined,
+      cookie: '_oauth2_proxy=env',
+      headers: { 'X-Forwarded-Sub': 'env-sub', 'X-Api-Key': 'k1' },
+    });
+    const target = resolveTarget(
+      flags({ headers: ['x-api-key: flag'] }),
+      { cookie: 'c=file', headers: { 'x-forwarded-sub': 'file-sub' } },
+      env,
+    );
+    assert.equal(target.cookie, 'c=file');
+    assert.deepEqual(target.headers, { 'x-forwarded-sub': 'file-sub', 'x-api-key': 'flag' });
+    assert.throws(
+      () => resolveTarget(flags(), {}, { ...env, PADDOCK_FORWARD_HEADERS: 'no colon here' }),
+      /must be "Name: value"/,
+    );
+  });
+
   it('merges headers by case-insensitive name, the flag winning', () => {
     const target = resolveTarget(
       flags({ url: 'http://h', headers: ['x-forwarded-sub: bob', 'X-Extra:  v  '] }),

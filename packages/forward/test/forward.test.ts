@@ -74,6 +74,18 @@ async function echoThrough(port: number, payload: Buffer): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** Sends the payload, ends the sending side at once, and reads the answer to its end. */
+async function halfCloseThrough(port: number, payload: Buffer): Promise<Buffer> {
+  const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+  await once(socket, 'connect');
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  socket.end(payload);
+  await once(socket, 'end');
+  socket.destroy();
+  return Buffer.concat(chunks);
+}
+
 before(async () => {
   workspace = await tempDir('paddock-forward-ws-');
   home = await tempDir('paddock-forward-home-');
@@ -88,6 +100,8 @@ before(async () => {
     'XDG_CONFIG_HOME',
     'PADDOCK_FORWARD_URL',
     'PADDOCK_FORWARD_TOKEN',
+    'PADDOCK_FORWARD_COOKIE',
+    'PADDOCK_FORWARD_HEADERS',
     'SSH_AUTH_SOCK',
   ])
     delete env[name];
@@ -280,6 +294,10 @@ describe('paddock-forward --port', () => {
       const payloads = [randomBytes(PAYLOAD_BYTES), Buffer.from('small')];
       const echoed = await Promise.all(payloads.map((p) => echoThrough(localPort, p)));
       assert.deepEqual(echoed, payloads);
+      // The local client's FIN reaches the service, whose answer still comes back.
+      const answered = await halfCloseThrough(localPort, payloads[0]!);
+      assert.equal(answered.length, PAYLOAD_BYTES);
+      assert.ok(answered.equals(payloads[0]!), 'the whole echo after a half-close');
     } finally {
       const exit = await forward.stop('SIGINT');
       assert.deepEqual(exit, { code: 0, signal: null });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import {
@@ -22,8 +23,9 @@ import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
+import { EventSource } from 'eventsource';
 import { ZipFile } from 'yazl';
-import { tempDir } from '@paddock/testing';
+import { eventually, tempDir } from '@paddock/testing';
 import {
   downloadFileName,
   MAX_ENTRIES_AHEAD,
@@ -316,7 +318,9 @@ describe('the file routes of -enable-api', () => {
         const res = await get('/api/file?path=bytes.bin', { range });
         assert.equal(res.status, 416, range);
         assert.equal(res.headers.get('content-range'), 'bytes */256', range);
-        await res.arrayBuffer();
+        const body = (await res.json()) as { error: string; message: string };
+        assert.equal(body.error, 'range_not_satisfiable', range);
+        assert.match(body.message, /256 bytes/);
       }
       const several = await get('/api/file?path=bytes.bin', { range: 'bytes=0-1,4-5' });
       assert.equal(several.status, 200);
@@ -611,6 +615,65 @@ describe('the file routes of -enable-api', () => {
         stale.close();
       }
       await Promise.all(['r1.txt', 'r2.txt', 'r3.txt'].map((f) => rm(join(ws, f))));
+    });
+
+    it('serves a real EventSource client, which resumes after a dropped connection without losing or repeating an event', async () => {
+      const requests: Headers[] = [];
+      // The first connection is cut right after it delivered a change, as a flaky network would.
+      const cutAfterFirstChange: typeof fetch = async (input, init) => {
+        const headers = new Headers(init?.headers);
+        for (const [name, value] of Object.entries(as('alice'))) headers.set(name, value);
+        requests.push(headers);
+        const response = await fetch(input, { ...init, headers });
+        if (requests.length > 1 || !response.body) return response;
+        const reader = response.body.getReader();
+        const body = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            const { value, done } = await reader.read();
+            if (done) return controller.close();
+            controller.enqueue(value);
+            if (new TextDecoder().decode(value).includes('event: change')) {
+              await reader.cancel();
+              controller.close();
+            }
+          },
+        });
+        return new Response(body, { status: response.status, headers: response.headers });
+      };
+      const source = new EventSource(`${sandbox.apiBase}/api/events`, {
+        fetch: cutAfterFirstChange,
+      });
+      const changes: Array<{ id: number; path: string }> = [];
+      source.addEventListener('change', (event) => {
+        const data = JSON.parse(event.data as string) as { path: string };
+        changes.push({ id: Number(event.lastEventId), path: data.path });
+      });
+      try {
+        await once(source, 'ready');
+        await writeFile(join(ws, 'es1.txt'), '1');
+        await eventually('es1 through EventSource', () =>
+          changes.some((c) => c.path === 'es1.txt') ? true : undefined,
+        );
+        await writeFile(join(ws, 'es2.txt'), '2'); // while the client is reconnecting
+        await eventually('es2 after the reconnect', () =>
+          changes.some((c) => c.path === 'es2.txt') ? true : undefined,
+        );
+        assert.ok(requests.length >= 2, 'the client reconnected');
+        const es1 = changes.find((c) => c.path === 'es1.txt')!;
+        assert.ok(
+          Number(requests[1]!.get('last-event-id')) >= es1.id,
+          'the reconnect carried Last-Event-ID',
+        );
+        const ids = changes.map((c) => c.id);
+        assert.deepEqual(
+          ids,
+          [...new Set(ids)].sort((a, b) => a - b),
+          'no event twice, in order',
+        );
+      } finally {
+        source.close();
+        await Promise.all(['es1.txt', 'es2.txt'].map((f) => rm(join(ws, f))));
+      }
     });
 
     it('sends keepalive comments on an idle stream (SVC_API_KEEPALIVE_SECONDS)', async () => {

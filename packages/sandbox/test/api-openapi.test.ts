@@ -16,7 +16,11 @@ import {
   type OpenApiDocument,
   type Operation,
 } from '../src/api/openapi.js';
-import { API_ROUTES, type RouteSpec } from '../src/api/routes.js';
+import { silentLogger } from '@paddock/common';
+import { createApiListener } from '../src/api/listener.js';
+import { apiModules } from '../src/api/modules.js';
+import { API_ROUTES, isEnabled, type EnabledFeatures, type RouteSpec } from '../src/api/routes.js';
+import { Workspace } from '../src/workspace/containment.js';
 import { as, startApiSandbox, type RunningApiSandbox } from './support/sandbox.js';
 
 const REPO_ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -63,6 +67,37 @@ describe('the OpenAPI description and the route table', () => {
   it('describes exactly the routes of API_ROUTES, method by method', () => {
     assert.deepEqual(lockstepDifferences(API_ROUTES, served), { missing: [], extra: [] });
     assert.equal(documentOperations(served).length, API_ROUTES.length);
+  });
+
+  it('mounts exactly the routes of API_ROUTES that the flags enable, nothing besides', async () => {
+    const folder = await tempDir();
+    try {
+      const workspace = await Workspace.open(folder.path);
+      const all = { api: true, exec: true, portForward: true, ssh: true };
+      const none = { api: false, exec: false, portForward: false, ssh: false };
+      const cases: EnabledFeatures[] = [all, none, { ...none, api: true }, { ...none, ssh: true }];
+      for (const features of cases) {
+        const listener = await createApiListener({
+          workspace,
+          features,
+          devMode: false,
+          logger: silentLogger(),
+          audit: () => {},
+          childEnv: {},
+          modules: await apiModules(features),
+        });
+        try {
+          const table = API_ROUTES.filter((r) => isEnabled(r.feature, features)).map(
+            (r) => `${r.method} ${r.path}`,
+          );
+          assert.deepEqual([...listener.mounted].sort(), table.sort(), JSON.stringify(features));
+        } finally {
+          await listener.close();
+        }
+      }
+    } finally {
+      await folder.remove();
+    }
   });
 
   it('would notice a route added to the table or left in the document', () => {

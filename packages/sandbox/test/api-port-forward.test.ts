@@ -75,17 +75,42 @@ function tunnelUrl(query: string, base = sandbox.apiBase): string {
 
 interface TunnelClient {
   ws: WebSocket;
+  /** Resolves when the target's end-of-stream frame arrived. */
+  targetEnded: Promise<void>;
+  /** Sends the client's end-of-stream frame (once). */
+  sendEof: () => void;
   received: () => Buffer;
   receivedBytes: () => number;
   closed: Promise<{ code: number; reason: string }>;
   untilReceived: (bytes: number) => Promise<void>;
 }
 
-async function openTunnel(port: number, sub = 'alice'): Promise<TunnelClient> {
+/**
+ * A tunnel client. Like paddock-forward with nothing more to send, it answers the target's
+ * end-of-stream frame with its own, unless `halfClose` leaves that to the test.
+ */
+async function openTunnel(
+  port: number,
+  sub = 'alice',
+  { halfClose = false } = {},
+): Promise<TunnelClient> {
   const ws = new WebSocket(tunnelUrl(`?port=${port}`), { headers: as(sub) });
   const chunks: Buffer[] = [];
   let total = 0;
-  ws.on('message', (data: Buffer) => {
+  let eofSent = false;
+  const sendEof = () => {
+    if (!eofSent) ws.send('eof');
+    eofSent = true;
+  };
+  let targetEnded!: () => void;
+  const ended = new Promise<void>((resolve) => (targetEnded = resolve));
+  ws.on('message', (data: Buffer, isBinary: boolean) => {
+    if (!isBinary) {
+      assert.equal(data.toString(), 'eof', 'the only text frame is eof');
+      targetEnded();
+      if (!halfClose) sendEof();
+      return;
+    }
     chunks.push(data);
     total += data.length;
   });
@@ -96,6 +121,8 @@ async function openTunnel(port: number, sub = 'alice'): Promise<TunnelClient> {
   await once(ws, 'open');
   return {
     ws,
+    targetEnded: ended,
+    sendEof,
     received: () => Buffer.concat(chunks),
     receivedBytes: () => total,
     closed,
@@ -389,7 +416,64 @@ describe('GET /api/port-forward', () => {
     );
   });
 
-  it('closes with 1003 on a text frame and ends the TCP connection', async () => {
+  it('half-closes each way: the target reads to the client’s end, then its answer still arrives', async () => {
+    // A target that answers only once its input has ended, like `sort` or a request body reader.
+    const target = await startTarget((socket) => {
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('end', () => socket.end(Buffer.concat(chunks).toString().toUpperCase()));
+    });
+    try {
+      const tunnel = await openTunnel(target.port, 'alice', { halfClose: true });
+      tunnel.ws.send(Buffer.from('shout this'), { binary: true });
+      tunnel.sendEof();
+      await tunnel.targetEnded;
+      assert.equal(tunnel.received().toString(), 'SHOUT THIS');
+      const closed = await tunnel.closed;
+      assert.equal(closed.code, 1000, 'both sides ended: the tunnel closes');
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('keeps the client’s direction open after the target ended, until the client ends too', async () => {
+    const received: Buffer[] = [];
+    let targetSawEnd!: () => void;
+    const sawEnd = new Promise<void>((resolve) => (targetSawEnd = resolve));
+    const target = await startTarget((socket) => {
+      socket.on('data', (chunk: Buffer) => received.push(chunk));
+      socket.on('end', () => targetSawEnd());
+      socket.end('bye'); // the target is done talking first, but still listens
+    });
+    try {
+      const tunnel = await openTunnel(target.port, 'alice', { halfClose: true });
+      await tunnel.targetEnded;
+      assert.equal(tunnel.received().toString(), 'bye');
+      tunnel.ws.send(Buffer.from('still here'), { binary: true });
+      tunnel.sendEof();
+      await sawEnd;
+      assert.equal(Buffer.concat(received).toString(), 'still here');
+      assert.equal((await tunnel.closed).code, 1000);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('closes with 1002 when the client sends bytes after its end-of-stream frame', async () => {
+    const target = await startTarget();
+    try {
+      const tunnel = await openTunnel(target.port, 'alice', { halfClose: true });
+      tunnel.sendEof();
+      tunnel.ws.send(Buffer.from('too late'), { binary: true });
+      const closed = await tunnel.closed;
+      assert.equal(closed.code, 1002);
+      assert.match(closed.reason, /bytes after "eof"/);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('closes with 1003 on a text frame other than eof and ends the TCP connection', async () => {
     const target = await startTarget();
     try {
       const tunnel = await openTunnel(target.port);
@@ -397,7 +481,7 @@ describe('GET /api/port-forward', () => {
       tunnel.ws.send('text is not allowed');
       const closed = await tunnel.closed;
       assert.equal(closed.code, 1003);
-      assert.match(closed.reason, /binary/);
+      assert.match(closed.reason, /the only text frame is "eof"/);
       await closedTarget;
     } finally {
       await target.close();

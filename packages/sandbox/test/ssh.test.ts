@@ -331,10 +331,10 @@ describe('the embedded SSH server (-enable-ssh)', () => {
       assert.match(ran.stdout.toString(), /from-shell\n$/);
     });
 
-    it('ends what a command leaves running in its group, but not what left it with setsid', async () => {
+    it('hangs up what a command leaves running in its group, but not what nohup or setsid keep', async () => {
       const ran = await ssh(alice.file, [
         'a@127.0.0.1',
-        'sleep 300 >/dev/null 2>&1 & echo "$!"; setsid -f bash -c \'echo $$ > kept.pid; exec sleep 300\' >/dev/null 2>&1',
+        "sleep 300 >/dev/null 2>&1 & echo \"$!\"; setsid -f bash -c 'echo $$ > kept.pid; exec sleep 300' >/dev/null 2>&1; nohup bash -c 'echo $$ > nohup.pid; exec sleep 300' >/dev/null 2>&1 &",
       ]);
       assert.equal(ran.code, 0, ran.stderr);
       const pid = Number(ran.stdout.toString());
@@ -346,10 +346,19 @@ describe('the embedded SSH server (-enable-ssh)', () => {
         kept = Number(await readFile(join(workspace.path, 'kept.pid'), 'utf8'));
         assert.ok(kept > 0);
       });
+      let nohupped = 0;
+      await eventually(async () => {
+        nohupped = Number(await readFile(join(workspace.path, 'nohup.pid'), 'utf8'));
+        assert.ok(nohupped > 0);
+      });
       try {
+        // The leftovers were hung up 1 s after the command exited; the kept ones outlive that.
+        await new Promise((r) => setTimeout(r, 1_500));
         assert.ok(processAlive(kept), 'the setsid process was killed');
+        assert.ok(processAlive(nohupped), 'the nohup process was killed');
       } finally {
         process.kill(kept, 'SIGKILL');
+        process.kill(nohupped, 'SIGKILL');
       }
     });
 

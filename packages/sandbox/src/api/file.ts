@@ -250,7 +250,13 @@ export async function sendFile(
             'ask for parts of it with a Range header, or use /api/download',
         );
       case 416:
-        void reply.code(416).header('content-range', `bytes */${size}`).send();
+        void reply
+          .code(416)
+          .header('content-range', `bytes */${size}`)
+          .send({
+            error: 'range_not_satisfiable',
+            message: `the range starts past the end of ${display}, which is ${size} bytes`,
+          });
         return;
     }
     void reply

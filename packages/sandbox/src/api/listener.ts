@@ -21,6 +21,8 @@ export interface ApiListenerOptions extends ApiContext {
 
 export interface ApiListener {
   app: FastifyInstance;
+  /** Every route the modules mounted (fastify's implied HEAD routes aside), as `METHOD path`. */
+  mounted: readonly string[];
   close: () => Promise<void>;
 }
 
@@ -51,6 +53,13 @@ export async function createApiListener(options: ApiListenerOptions): Promise<Ap
   const app = createHttpApp({ logger, bodyLimit: API_BODY_LIMIT, notFound });
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
+  const mounted: string[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') mounted.push(`${method} ${route.url}`);
+    }
+  });
+
   app.decorateRequest('identity', null as unknown as Identity);
   app.addHook('onRequest', (req, reply, done) => {
     const identity = identityFromHeaders(req.headers, options.devMode);
@@ -73,6 +82,7 @@ export async function createApiListener(options: ApiListenerOptions): Promise<Ap
 
   return {
     app,
+    mounted,
     close: async () => {
       const closed = app.close();
       await Promise.all(handles.map((h) => h.close()));

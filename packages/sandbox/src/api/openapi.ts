@@ -121,13 +121,15 @@ Framing:
 
 - **Binary frames** carry raw TCP bytes, both ways, in order. Bytes sent while the connection to the
   target is still being made wait for it.
-- **Text frames** are refused: the server closes the socket with code 1003.
+- **The text frame \`eof\`** is the one text frame, in both directions: its sender has finished
+  sending (TCP's half-close). From the client, the target gets FIN after every byte before it, and
+  what the target answers still arrives; bytes after it close the socket with 1002. From the server,
+  it follows every byte the target sent before its FIN; the client may go on sending. Once both
+  sides have sent \`eof\`, the server closes with 1000. Any other text frame closes with 1003.
 - When the target refuses the connection, resets it or does not answer within 10 s, the server
   closes with code 1011 and a reason such as \`connection refused: 127.0.0.1:5432\`.
-- When the target closes its side (FIN), everything it sent is delivered, then the server closes
-  with code 1000.
-- WebSockets have no half-close: closing the socket from the client sends the target a FIN after
-  the bytes already received; what the target sends afterwards is dropped.
+- Closing the socket from the client ends both directions: the target gets FIN after the bytes
+  already received, and what it sends afterwards is dropped.
 - Sandbox shutdown closes with 1001. The server pings every 30 s and drops a client that stops
   answering.
 
@@ -274,7 +276,9 @@ function buildDocument(version: string): OpenApiDocument {
             '404': ref('NotFound'),
             '413': ref('PayloadTooLarge'),
             '416': {
-              description: 'The range starts past the end of the file. No body.',
+              ...errorResponse(
+                'The range starts past the end of the file (`range_not_satisfiable`).',
+              ),
               headers: {
                 'Content-Range': { description: '`bytes */<size>`', schema: { type: 'string' } },
               },

@@ -34,6 +34,13 @@ export const TARGET_HIGH_WATER_BYTES = 1024 * 1024;
 export const CONNECT_TIMEOUT_MS = 10_000;
 /** After the client left, how long the target may take to close its side before it is cut. */
 export const TARGET_LINGER_MS = 10_000;
+/**
+ * The one text frame of the tunnel, in both directions: the sender has no more bytes to send (TCP's
+ * FIN, a half-close). The other direction stays open until its own end-of-stream.
+ */
+export const EOF_FRAME = 'eof';
+/** Close code of a client that sends bytes after its own end-of-stream frame. */
+const PROTOCOL_ERROR = 1002;
 
 /** The port of GET /api/port-forward?port=N: plain digits, 1..65535, and no other parameter. */
 export function parsePortQuery(query: Record<string, unknown>): Parsed<number> {
@@ -98,6 +105,10 @@ class Tunnel implements RouteSession {
   /** Bytes from the target sent to the client. */
   private bytesOut = 0;
   private targetPaused = false;
+  /** The client sent its end-of-stream frame: the target got FIN. */
+  private clientEnded = false;
+  /** The target sent FIN: the client got the end-of-stream frame. */
+  private targetEnded = false;
   private wsClosed = false;
   private tcpClosed = false;
   private finished = false;
@@ -114,6 +125,8 @@ class Tunnel implements RouteSession {
     const options: NetConnectOpts & { writableHighWaterMark: number } = {
       host: TARGET_HOST,
       port,
+      // The target's FIN ends only its direction: the client may still be sending.
+      allowHalfOpen: true,
       noDelay: true,
       timeout: CONNECT_TIMEOUT_MS,
       writableHighWaterMark: TARGET_HIGH_WATER_BYTES,
@@ -124,11 +137,22 @@ class Tunnel implements RouteSession {
     // Client to target. Bytes sent before the connection is up wait in the socket's buffer.
     socket.on('message', (data, isBinary) => {
       if (!isBinary) {
+        if (!this.clientEnded && asBuffer(data).toString('utf8') === EOF_FRAME) {
+          this.clientEnded = true;
+          tcp.end(); // FIN to the target once what the client sent is written
+          if (this.targetEnded) closeWith(socket, CLOSE.normal, 'both sides finished');
+          return;
+        }
         closeWith(
           socket,
           CLOSE.unsupportedData,
-          'text frames are not accepted; send bytes as binary frames',
+          `the only text frame is "${EOF_FRAME}", once; send bytes as binary frames`,
         );
+        tcp.destroy();
+        return;
+      }
+      if (this.clientEnded) {
+        closeWith(socket, PROTOCOL_ERROR, `bytes after "${EOF_FRAME}"`);
         tcp.destroy();
         return;
       }
@@ -157,8 +181,14 @@ class Tunnel implements RouteSession {
     tcp.on('error', (err: NodeJS.ErrnoException) => {
       closeWith(socket, CLOSE.internalError, targetFailureReason(err.code, port));
     });
-    // The target finished (FIN): everything it sent is queued ahead of the close frame.
-    tcp.on('end', () => closeWith(socket, CLOSE.normal, 'the target closed the connection'));
+    // The target finished sending (FIN): the client learns it after every byte the target sent,
+    // and may go on sending until it ends too; then the tunnel closes.
+    tcp.on('end', () => {
+      this.targetEnded = true;
+      if (socket.readyState !== socket.OPEN) return;
+      socket.send(EOF_FRAME, { binary: false });
+      if (this.clientEnded) closeWith(socket, CLOSE.normal, 'the target closed the connection');
+    });
     tcp.on('close', () => {
       this.tcpClosed = true;
       socket.resume(); // nothing more to write: read on so that the closing handshake completes
@@ -191,9 +221,8 @@ class Tunnel implements RouteSession {
   };
 
   /**
-   * WebSockets have no half-close, so the client's close ends the TCP connection: what it sent is
-   * flushed, then FIN; what the target still sends is read and dropped until it closes too, or
-   * until TARGET_LINGER_MS.
+   * The client's close ends the TCP connection: what it sent is flushed, then FIN; what the target
+   * still sends is read and dropped until it closes too, or until TARGET_LINGER_MS.
    */
   private clientGone(): void {
     if (this.tcpClosed) return;

@@ -99,15 +99,24 @@ function signalExitCode(signal: number | NodeJS.Signals): number {
 const FORWARDED_SIGNALS = new Set(['HUP', 'INT', 'KILL', 'QUIT', 'TERM', 'USR1', 'USR2']);
 
 /**
- * Ends a session's process group once: at once when the channel or connection closes while the
- * command runs, or LEFTOVER_GRACE_MS after the command exited (a later close then waits for that).
+ * Ends a session's process group once. When the channel or connection closes while the command
+ * runs, the group is killed (SIGTERM, then SIGKILL). When the command exited by itself, what it
+ * left in its group gets SIGHUP LEFTOVER_GRACE_MS later, the hangup of a closed terminal, as
+ * OpenSSH's sshd leaves it: `sleep 300 &` dies of it, while a process started with `nohup` (as
+ * VS Code Remote-SSH starts its server) or `setsid` lives on.
  */
 function groupEnder(pgid: number | undefined) {
   let ending: Promise<void> | undefined;
-  const end = (afterMs: number) =>
-    (ending ??=
-      pgid === undefined ? Promise.resolve() : delay(afterMs).then(() => killGroup(pgid)));
-  return { now: () => end(0), afterExit: () => end(LEFTOVER_GRACE_MS) };
+  const end = (afterMs: number, finish: (pgid: number) => Promise<void> | void) =>
+    (ending ??= pgid === undefined ? Promise.resolve() : delay(afterMs).then(() => finish(pgid)));
+  return {
+    now: () => end(0, killGroup),
+    afterExit: () =>
+      end(LEFTOVER_GRACE_MS, (group) => {
+        signalGroup(group, 'SIGHUP');
+        signalGroup(group, 'SIGCONT');
+      }),
+  };
 }
 
 export interface SessionOptions {
