@@ -626,7 +626,7 @@ describe('the file routes of -enable-api', () => {
         requests.push(headers);
         const response = await fetch(input, { ...init, headers });
         if (requests.length > 1 || !response.body) return response;
-        const reader = response.body.getReader();
+        const reader = (response.body as ReadableStream<Uint8Array>).getReader();
         const body = new ReadableStream<Uint8Array>({
           async pull(controller) {
             const { value, done } = await reader.read();
