@@ -25,6 +25,11 @@ function binOf(pkg: string, command: string): string {
   return join(dirname(manifest), bin[command]!);
 }
 
+/** Whether only this machine can reach a listener bound to `host`. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
 function url(host: string, port: number, path: string): string {
   const shown = host === '0.0.0.0' ? '127.0.0.1' : host;
   return `http://${shown}:${port}${path}`;
@@ -46,12 +51,13 @@ async function sampleWorkspace(dataDir: string): Promise<string> {
 export async function localComponents(platform: LocalPlatform): Promise<ComponentSpec[]> {
   const { host, sandboxPort } = platform;
   const workspace = await sampleWorkspace(platform.dataDir);
+  // Dev mode stands in for the identity a proxy would set; off loopback anyone could act as `dev`
+  // (a terminal, SSH keys), so there the human API wants the identity headers like in production.
+  const devMode = isLoopback(host);
   return [
     {
       name: 'sandbox',
       command: process.execPath,
-      // The human-facing API runs in dev mode locally: nothing sets identity headers on one's own
-      // machine, and it listens on loopback only unless --host says otherwise.
       args: [
         binOf('@paddock/sandbox', 'paddock-sandbox'),
         '-addr',
@@ -62,7 +68,7 @@ export async function localComponents(platform: LocalPlatform): Promise<Componen
         '-enable-exec',
         '-enable-port-forward',
         '-enable-ssh',
-        '-dev-mode',
+        ...(devMode ? ['-dev-mode'] : []),
         '-workspace',
         workspace,
       ],
@@ -70,7 +76,9 @@ export async function localComponents(platform: LocalPlatform): Promise<Componen
       banner: [
         `MCP over HTTP+SSE:        ${url(host, sandboxPort, '/sse')}`,
         `MCP over Streamable HTTP: ${url(host, sandboxPort, '/mcp')}`,
-        `human API (dev mode):     ${url(host, sandboxPort + 1, '/api/docs')}`,
+        devMode
+          ? `human API (dev mode):     ${url(host, sandboxPort + 1, '/api/docs')}`
+          : `human API (needs X-Forwarded-Sub, --host is not loopback): ${url(host, sandboxPort + 1, '/api/docs')}`,
         `sample workspace:         ${workspace}`,
       ],
     },

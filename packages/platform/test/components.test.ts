@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { tempDir } from '@paddock/testing';
+import { isLoopback, localComponents } from '../src/components.js';
+
+describe('the local platform’s components', () => {
+  it('tells loopback hosts from the others', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1']) assert.ok(isLoopback(host));
+    for (const host of ['0.0.0.0', '::', '192.168.1.10', 'example.com']) {
+      assert.ok(!isLoopback(host), host);
+    }
+  });
+
+  it('runs the sandbox’s human API in dev mode on loopback only', async () => {
+    const dir = await tempDir();
+    try {
+      const args = async (host: string) =>
+        (await localComponents({ dataDir: dir.path, host, sandboxPort: 7070 }))[0]!.args;
+      assert.ok((await args('127.0.0.1')).includes('-dev-mode'));
+      const exposed = await args('0.0.0.0');
+      assert.ok(!exposed.includes('-dev-mode'), 'off loopback identity headers are required');
+      assert.deepEqual(exposed.slice(exposed.indexOf('-addr'), exposed.indexOf('-addr') + 2), [
+        '-addr',
+        '0.0.0.0:7070',
+      ]);
+    } finally {
+      await dir.remove();
+    }
+  });
+});
