@@ -11,3 +11,4 @@ export { start, type Started } from './processes.js';
 export { freePort } from './ports.js';
 export { tempDir } from './temp.js';
 export { eventually, isAlive, assertDies } from './waiting.js';
+export { startPostgres, type StartedPostgres } from './postgres.js';

@@ -1,0 +1,127 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { ApiKeyRecord, Store } from '../../store/types.js';
+import { apiError } from '../../http/errors.js';
+import {
+  mintApiKey,
+  secretHash,
+  SHOWN_PREFIX_CHARS,
+  verifyApiKeySignature,
+  type ApiKeyParts,
+} from './format.js';
+
+/** Longest key name. */
+export const MAX_KEY_NAME_CHARS = 100;
+/** How stale `lastUsed` may get: a key used all the time is written at most this often. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/** A key as listed: never its secret. */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  created: string;
+  expires: string | null;
+  lastUsed: string | null;
+  userId: string;
+}
+
+export function viewOf(record: ApiKeyRecord): ApiKeyView {
+  const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+  return {
+    id: record.id,
+    name: record.name,
+    prefix: record.prefix,
+    created: new Date(record.createdAt).toISOString(),
+    expires: iso(record.expiresAt),
+    lastUsed: iso(record.lastUsedAt),
+    userId: record.userId,
+  };
+}
+
+export interface ApiKeyPolicy {
+  maxPerUser: number;
+  /** Days until a new key expires when the request names none; 0 means never. */
+  defaultExpirationDays: number;
+}
+
+/** What the creator asks for: a name and, optionally, days until expiry (0 = never). */
+export interface NewKeyRequest {
+  name: string;
+  expiresInDays?: number;
+}
+
+/**
+ * API keys: minting, listing, revoking and verifying. Verification is one HMAC check and one
+ * lookup by primary key, whatever the number of keys stored.
+ */
+export class ApiKeys {
+  constructor(
+    private readonly store: Store,
+    private readonly signingKey: Buffer,
+    private readonly policy: ApiKeyPolicy,
+  ) {}
+
+  async create(
+    userId: string,
+    request: NewKeyRequest,
+    now: number,
+  ): Promise<{ key: string; record: ApiKeyView }> {
+    const active = await this.store.apiKeys.countActiveByUser(userId, now);
+    if (active >= this.policy.maxPerUser) {
+      throw apiError(
+        'api_key_limit_reached',
+        `you have ${active} API keys, the most allowed; delete one first`,
+      );
+    }
+    const days = request.expiresInDays ?? this.policy.defaultExpirationDays;
+    const { key, parts } = mintApiKey(userId, now, this.signingKey);
+    const record = await this.store.apiKeys.create({
+      id: parts.id,
+      userId,
+      name: request.name,
+      prefix: key.slice(0, SHOWN_PREFIX_CHARS),
+      secretHash: secretHash(parts.secret),
+      createdAt: now,
+      expiresAt: days === 0 ? null : now + days * DAY_MS,
+    });
+    return { key, record: viewOf(record) };
+  }
+
+  async list(userId: string): Promise<ApiKeyView[]> {
+    return (await this.store.apiKeys.listByUser(userId)).map(viewOf);
+  }
+
+  async listAll(page: { limit: number; offset: number }): Promise<ApiKeyView[]> {
+    return (await this.store.apiKeys.listAll(page)).map(viewOf);
+  }
+
+  /** Revokes a key of the user (or any key when userId is undefined); false when none matched. */
+  revoke(id: string, now: number, userId?: string): Promise<boolean> {
+    return this.store.apiKeys.revoke(id, now, userId);
+  }
+
+  /**
+   * The key's record when the key is genuine, not revoked and not expired; undefined otherwise
+   * (the caller answers 401 and never falls through to another kind of identity).
+   */
+  async verify(key: string, now: number): Promise<ApiKeyRecord | undefined> {
+    const parts = verifyApiKeySignature(key, this.signingKey);
+    if (!parts) return undefined;
+    const record = await this.store.apiKeys.findById(parts.id);
+    if (!record || !matches(record, parts)) return undefined;
+    if (record.revokedAt !== null) return undefined;
+    if (record.expiresAt !== null && now >= record.expiresAt) return undefined;
+    if (record.lastUsedAt === null || now - record.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+      await this.store.apiKeys.touch(record.id, now);
+    }
+    return record;
+  }
+}
+
+function matches(record: ApiKeyRecord, parts: ApiKeyParts): boolean {
+  if (record.userId !== parts.userId || record.createdAt !== parts.createdAt) return false;
+  const expected = Buffer.from(record.secretHash, 'hex');
+  const given = Buffer.from(secretHash(parts.secret), 'hex');
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}

@@ -1,0 +1,156 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthMode } from '../config.js';
+import { apiError } from '../http/errors.js';
+import type { SessionCookies } from '../http/session-cookies.js';
+import type { ExternalProfile, Store } from '../store/types.js';
+import type { ApiKeys } from './apikeys/service.js';
+import type { ExternalUsers } from './external-users.js';
+import { anonymousUser, presentedCredential, userOf, type Principal } from './identity.js';
+import { proxyProfile, type ProxyHeaderNames } from './proxy.js';
+import type { RoleMapping } from './roles.js';
+import type { SessionData } from './session.js';
+import type { Role } from './user.js';
+
+/** What a Bearer JWT of the OpenID provider says of its user, once verified. */
+export interface VerifiedProfile extends ExternalProfile {
+  subject: string;
+}
+
+export interface AuthenticatorOptions {
+  mode: AuthMode;
+  mapping: RoleMapping;
+  anonymousRole: Role;
+  apiKeysEnabled: boolean;
+  store: Store;
+  apiKeys: ApiKeys;
+  sessions: SessionCookies;
+  externalUsers: ExternalUsers;
+  /** oauth mode: verifies a Bearer JWT of the provider (issuer, audience, expiry, signature). */
+  verifyBearer?: (token: string) => Promise<VerifiedProfile>;
+  proxy?: {
+    headers: ProxyHeaderNames;
+    trusted: (peer: string | undefined) => boolean;
+    autoSignup: boolean;
+  };
+}
+
+/** The result of authenticating a request: a principal, or none, with the session it carried. */
+export interface Authentication {
+  principal: Principal | undefined;
+  session: SessionData | undefined;
+}
+
+/**
+ * Decides who a request is. A credential in the headers (API key, Bearer JWT) is decisive: when
+ * it fails the answer is 401, never a weaker identity. Without one, the session cookie (oauth and
+ * builtin modes), the proxy's headers (proxy mode) or the anonymous user (anonymous mode).
+ */
+export class Authenticator {
+  constructor(private readonly options: AuthenticatorOptions) {}
+
+  async authenticate(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    now: number,
+  ): Promise<Authentication> {
+    const credential = presentedCredential(req.headers);
+    switch (credential.kind) {
+      case 'malformed':
+        throw apiError('unauthorized', credential.reason);
+      case 'api-key':
+        return { principal: await this.fromApiKey(credential.key, now), session: undefined };
+      case 'jwt':
+        return { principal: await this.fromBearer(credential.token), session: undefined };
+      case 'none':
+        return this.fromMode(req, reply, now);
+    }
+  }
+
+  private async fromApiKey(key: string, now: number): Promise<Principal> {
+    const { apiKeys, store, mapping } = this.options;
+    if (!this.options.apiKeysEnabled) throw apiError('unauthorized', 'API keys are disabled');
+    const record = await apiKeys.verify(key, now);
+    if (!record) throw apiError('unauthorized', 'the API key is invalid, revoked or expired');
+    const owner = await store.users.findById(record.userId);
+    if (!owner || owner.disabled)
+      throw apiError('unauthorized', 'the API key’s owner cannot sign in');
+    return { user: userOf(owner, mapping, 'api-key'), via: 'api-key', apiKeyId: record.id };
+  }
+
+  private async fromBearer(token: string): Promise<Principal> {
+    const { verifyBearer, externalUsers, mapping } = this.options;
+    if (!verifyBearer)
+      throw apiError('unauthorized', 'bearer JWTs are accepted in oauth mode only');
+    let profile: VerifiedProfile;
+    try {
+      profile = await verifyBearer(token);
+    } catch {
+      throw apiError('unauthorized', 'the bearer token is invalid or has expired');
+    }
+    const { subject, ...rest } = profile;
+    const record = await externalUsers.upsert('oauth', subject, rest);
+    if (record.disabled) throw apiError('unauthorized', 'this account is disabled');
+    return { user: userOf(record, mapping, 'oauth'), via: 'bearer' };
+  }
+
+  private async fromMode(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    now: number,
+  ): Promise<Authentication> {
+    const { mode, anonymousRole } = this.options;
+    switch (mode) {
+      case 'anonymous':
+        return {
+          principal: { user: anonymousUser(anonymousRole), via: 'anonymous' },
+          session: undefined,
+        };
+      case 'proxy':
+        return { principal: await this.fromProxy(req), session: undefined };
+      case 'oauth':
+      case 'builtin':
+        return this.fromSession(req, reply, now);
+    }
+  }
+
+  private async fromProxy(req: FastifyRequest): Promise<Principal | undefined> {
+    const proxy = this.options.proxy!;
+    if (!proxy.trusted(req.socket.remoteAddress)) return undefined;
+    const profile = proxyProfile(req.headers, proxy.headers);
+    if (!profile) return undefined;
+    const subject = profile.username.toLowerCase();
+    const { externalUsers, mapping } = this.options;
+    if (!proxy.autoSignup) {
+      const known = await externalUsers.find('proxy', subject);
+      // Admins are admitted unrecorded, so that the first one can register everyone else.
+      const isAdmin = profile.groups.some((g) => mapping.adminGroups.includes(g));
+      if (!known && !isAdmin) {
+        throw apiError('forbidden', `${profile.username} is not registered with the dashboard`);
+      }
+    }
+    const record = await externalUsers.upsert('proxy', subject, profile);
+    if (record.disabled) throw apiError('forbidden', 'this account is disabled');
+    return { user: userOf(record, mapping, 'proxy'), via: 'proxy' };
+  }
+
+  private async fromSession(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    now: number,
+  ): Promise<Authentication> {
+    const { sessions, store, mapping } = this.options;
+    const session = await sessions.read(req, reply, now);
+    if (!session?.user) return { principal: undefined, session };
+    // The record decides: a disabled user, a raised epoch (reset, lockout) or a deleted user ends
+    // the session; role and groups are the current ones.
+    const record = await store.users.findById(session.user.id);
+    if (!record || record.disabled || (session.epoch ?? 0) !== record.sessionEpoch) {
+      sessions.clear(req, reply);
+      return { principal: undefined, session: undefined };
+    }
+    return {
+      principal: { user: userOf(record, mapping, session.user.provider), via: 'session' },
+      session,
+    };
+  }
+}

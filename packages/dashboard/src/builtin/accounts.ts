@@ -1,0 +1,287 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Logger } from '@paddock/common';
+import { apiError } from '../http/errors.js';
+import { UniqueViolation, type Store, type TokenPurpose, type UserRecord } from '../store/types.js';
+import type { Mailer } from './mail.js';
+import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.js';
+import { checkDisplayName, checkEmail, checkPassword, checkUsername } from './validation.js';
+
+export interface AccountPolicy {
+  allowSignup: boolean;
+  verifyEmail: boolean;
+  minPasswordLength: number;
+  maxFailedAttempts: number;
+  lockoutSeconds: number;
+  resetTokenSeconds: number;
+  verificationTokenSeconds: number;
+  /** Where the links of mails point: `{origin}/reset-password?token=…`, `{origin}/verify-email?token=…`. */
+  publicOrigin: string;
+}
+
+export interface SignupRequest {
+  username: unknown;
+  email: unknown;
+  password: unknown;
+  displayName?: unknown;
+}
+
+/** A random single-use token and the hash under which it is stored. */
+function newToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: tokenHash(token) };
+}
+
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Longest token taken from a request: ours are 43 characters. */
+const MAX_TOKEN_CHARS = 128;
+
+/**
+ * The built-in user store's rules: sign-in with lockout, sign-up, e-mail verification and password
+ * reset. Failed sign-ins are counted per account when the identifier names one and per identifier
+ * otherwise, answered identically and after the same argon2 work, so neither the answer, its
+ * timing nor the lockout tells which accounts exist.
+ */
+export class Accounts {
+  constructor(
+    private readonly store: Store,
+    private readonly mailer: Mailer,
+    private readonly policy: AccountPolicy,
+    private readonly logger: Logger,
+  ) {}
+
+  async login(identifier: unknown, password: unknown, now: number): Promise<UserRecord> {
+    if (typeof identifier !== 'string' || typeof password !== 'string' || identifier === '') {
+      throw apiError('invalid_request', 'username and password are required strings');
+    }
+    if (identifier.length > 320 || password.length > 4096) {
+      await verifyAgainstNothing(password.slice(0, 4096));
+      throw apiError('invalid_credentials', 'wrong username or password');
+    }
+    const account = await this.store.users.findBuiltinByLogin(identifier.normalize('NFC'));
+    const key = account
+      ? `user:${account.id}`
+      : `login:${identifier.normalize('NFC').toLowerCase()}`;
+    if ((await this.store.loginFailures.lockedUntil(key, now)) !== null) {
+      await verifyAgainstNothing(password);
+      throw this.locked();
+    }
+    const ok = account?.passwordHash
+      ? await verifyPassword(account.passwordHash, password)
+      : (await verifyAgainstNothing(password), false);
+    if (!ok || !account) {
+      const lockedUntil = await this.store.loginFailures.recordFailure(
+        key,
+        now,
+        this.policy.maxFailedAttempts,
+        this.policy.lockoutSeconds * 1000,
+      );
+      if (lockedUntil !== null) {
+        // A lockout ends the account's sessions: someone may be guessing because they hold one.
+        if (account) await this.store.users.bumpSessionEpoch(account.id);
+        throw this.locked();
+      }
+      throw apiError('invalid_credentials', 'wrong username or password');
+    }
+    if (account.disabled) throw apiError('forbidden', 'this account is disabled');
+    if (this.policy.verifyEmail && !account.emailVerified) {
+      throw apiError(
+        'email_not_verified',
+        'confirm your e-mail address first; see the mail we sent',
+      );
+    }
+    await this.store.loginFailures.reset(key);
+    return account;
+  }
+
+  private locked() {
+    const minutes = Math.ceil(this.policy.lockoutSeconds / 60);
+    return apiError(
+      'account_locked',
+      `too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+    );
+  }
+
+  async signup(request: SignupRequest, now: number): Promise<UserRecord> {
+    if (!this.policy.allowSignup) throw apiError('signup_disabled', 'sign-up is disabled');
+    const username = checkUsername(request.username);
+    if (!username.ok) throw apiError('invalid_request', username.message);
+    const email = checkEmail(request.email);
+    if (!email.ok) throw apiError('invalid_request', email.message);
+    const displayName = checkDisplayName(request.displayName);
+    if (!displayName.ok) throw apiError('invalid_request', displayName.message);
+    const password = checkPassword(request.password, this.policy.minPasswordLength);
+    if (!password.ok) {
+      throw apiError(
+        password.tooShort ? 'password_too_short' : 'invalid_request',
+        password.message,
+      );
+    }
+    let user: UserRecord;
+    try {
+      user = await this.store.users.create({
+        provider: 'builtin',
+        username: username.value,
+        email: email.value,
+        displayName: displayName.value,
+        passwordHash: await hashPassword(password.value),
+        emailVerified: false,
+      });
+    } catch (err) {
+      if (err instanceof UniqueViolation) {
+        throw err.field === 'email'
+          ? apiError('email_exists', 'that e-mail address is already registered')
+          : apiError('username_exists', 'that username is taken');
+      }
+      throw err;
+    }
+    if (this.policy.verifyEmail) await this.sendVerification(user, now);
+    return user;
+  }
+
+  /** Always succeeds to the caller; a mail goes out only when an enabled account has the address. */
+  forgotPassword(email: unknown, now: number): void {
+    const checked = checkEmail(email);
+    if (!checked.ok) throw apiError('invalid_request', checked.message);
+    // In the background: the answer must not wait for (and so reveal) the token and the mail.
+    void this.sendReset(checked.value, now).catch((err: unknown) =>
+      this.logger.error({ err }, 'password reset mail failed'),
+    );
+  }
+
+  private async sendReset(email: string, now: number): Promise<void> {
+    const user = await this.store.users.findBuiltinByEmail(email);
+    if (!user || user.disabled || !user.email) return;
+    const token = await this.issueToken('reset', user.id, now, this.policy.resetTokenSeconds);
+    const link = `${this.policy.publicOrigin}/reset-password?token=${token}`;
+    await this.mailer.send({
+      to: user.email,
+      subject: 'Reset your Paddock password',
+      text:
+        `Someone asked to reset the password of the Paddock account ${user.username}.\n\n` +
+        `To choose a new password, open this link within ${Math.round(this.policy.resetTokenSeconds / 60)} minutes:\n${link}\n\n` +
+        'If it was not you, ignore this mail: your password stays as it is.\n',
+      link,
+    });
+  }
+
+  async resetPassword(token: unknown, password: unknown, now: number): Promise<UserRecord> {
+    // The password is checked first, so that a short one does not use the token up.
+    const checked = checkPassword(password, this.policy.minPasswordLength);
+    if (!checked.ok) {
+      throw apiError(checked.tooShort ? 'password_too_short' : 'invalid_request', checked.message);
+    }
+    const userId = await this.consume('reset', token, now);
+    const passwordHash = await hashPassword(checked.value);
+    // The mail reached the address: that verifies it too.
+    const user = await this.store.users.update(userId, { passwordHash, emailVerified: true });
+    if (!user) throw apiError('invalid_token', 'the link is invalid or has expired');
+    await this.store.users.bumpSessionEpoch(user.id);
+    await this.store.loginFailures.reset(`user:${user.id}`);
+    return user;
+  }
+
+  async verifyEmail(token: unknown, now: number): Promise<UserRecord> {
+    const userId = await this.consume('verify', token, now);
+    const user = await this.store.users.update(userId, { emailVerified: true });
+    if (!user) throw apiError('invalid_token', 'the link is invalid or has expired');
+    return user;
+  }
+
+  /** A fresh verification mail; always succeeds to the caller, like forgot-password. */
+  resendVerification(email: unknown, now: number): void {
+    const checked = checkEmail(email);
+    if (!checked.ok) throw apiError('invalid_request', checked.message);
+    void (async () => {
+      const user = await this.store.users.findBuiltinByEmail(checked.value);
+      if (user && !user.emailVerified && !user.disabled) await this.sendVerification(user, now);
+    })().catch((err: unknown) => this.logger.error({ err }, 'verification mail failed'));
+  }
+
+  private async sendVerification(user: UserRecord, now: number): Promise<void> {
+    if (!user.email) return;
+    const token = await this.issueToken(
+      'verify',
+      user.id,
+      now,
+      this.policy.verificationTokenSeconds,
+    );
+    const link = `${this.policy.publicOrigin}/verify-email?token=${token}`;
+    await this.mailer.send({
+      to: user.email,
+      subject: 'Confirm your e-mail address for Paddock',
+      text:
+        `Welcome to Paddock, ${user.username}.\n\n` +
+        `Confirm your e-mail address by opening this link within ${Math.round(this.policy.verificationTokenSeconds / 3600)} hours:\n${link}\n`,
+      link,
+    });
+  }
+
+  private async issueToken(
+    purpose: TokenPurpose,
+    userId: string,
+    now: number,
+    lifetimeSeconds: number,
+  ): Promise<string> {
+    // One live token per purpose: a newer mail makes the older link useless.
+    await this.store.tokens.revokeForUser(purpose, userId, now);
+    const { token, hash } = newToken();
+    await this.store.tokens.create({
+      purpose,
+      hash,
+      userId,
+      createdAt: now,
+      expiresAt: now + lifetimeSeconds * 1000,
+    });
+    return token;
+  }
+
+  private async consume(purpose: TokenPurpose, token: unknown, now: number): Promise<string> {
+    if (typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_CHARS) {
+      throw apiError('invalid_token', 'the link is invalid or has expired');
+    }
+    const userId = await this.store.tokens.consume(purpose, tokenHash(token), now);
+    if (userId === undefined) throw apiError('invalid_token', 'the link is invalid or has expired');
+    return userId;
+  }
+
+  /**
+   * Creates the initial admin when no builtin admin exists. Returns the generated password when
+   * none was configured (shown once), or undefined.
+   */
+  async ensureInitialAdmin(admin: {
+    username: string;
+    email: string;
+    password: string | undefined;
+  }): Promise<{ created: boolean; generatedPassword?: string }> {
+    if (await this.store.users.hasBuiltinAdmin()) return { created: false };
+    const generatedPassword =
+      admin.password === undefined ? randomBytes(18).toString('base64url') : undefined;
+    const password = admin.password ?? generatedPassword!;
+    try {
+      await this.store.users.create({
+        provider: 'builtin',
+        username: admin.username,
+        email: admin.email.toLowerCase(),
+        displayName: 'Administrator',
+        passwordHash: await hashPassword(password),
+        roleOverride: 'admin',
+        emailVerified: true,
+      });
+    } catch (err) {
+      if (err instanceof UniqueViolation) {
+        this.logger.error(
+          { field: err.field },
+          `no admin exists and the initial admin's ${err.field} is taken by another account; set SVC_BUILTIN_ADMIN_USERNAME and SVC_BUILTIN_ADMIN_EMAIL to free ones`,
+        );
+        return { created: false };
+      }
+      throw err;
+    }
+    return generatedPassword === undefined
+      ? { created: true }
+      : { created: true, generatedPassword };
+  }
+}

@@ -1,0 +1,47 @@
+import type { Logger } from '@paddock/common';
+import type { ApiKeys } from '../auth/apikeys/service.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { ExternalUsers } from '../auth/external-users.js';
+import type { Principal } from '../auth/identity.js';
+import type { RoleMapping } from '../auth/roles.js';
+import type { SessionData } from '../auth/session.js';
+import type { Accounts } from '../builtin/accounts.js';
+import type { DashboardConfig } from '../config.js';
+import type { OAuthLogin } from '../oauth/login.js';
+import type { Store } from '../store/types.js';
+import type { SessionCookies } from './session-cookies.js';
+
+/** Everything the dashboard's routes work with, made once at start. */
+export interface DashboardContext {
+  config: DashboardConfig;
+  logger: Logger;
+  store: Store;
+  mapping: RoleMapping;
+  sessions: SessionCookies;
+  authenticator: Authenticator;
+  apiKeys: ApiKeys;
+  externalUsers: ExternalUsers;
+  /** builtin mode only. */
+  accounts?: Accounts;
+  /** oauth mode only. */
+  oauth?: OAuthLogin;
+  /** The dashboard's externally visible origin. */
+  publicOrigin: string;
+  now: () => number;
+}
+
+/** How a route is reached: by anyone, or only by an authenticated caller. */
+export type RouteAccess = 'public' | 'authenticated';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Routes are authenticated unless they say `public`. */
+    access?: RouteAccess;
+  }
+  interface FastifyRequest {
+    /** Set by the authentication hook on authenticated routes. */
+    principal: Principal;
+    /** The session the request carried, if any (also on public routes of oauth and builtin). */
+    session: SessionData | undefined;
+  }
+}

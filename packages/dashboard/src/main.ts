@@ -1,0 +1,188 @@
+import { randomBytes } from 'node:crypto';
+import {
+  createLogger,
+  formatAddress,
+  httpUrl,
+  listen,
+  loggingFromEnv,
+  packageInfo,
+  Shutdown,
+  UsageError,
+} from '@paddock/common';
+import { apiKeySigningKey } from './auth/apikeys/format.js';
+import { ApiKeys } from './auth/apikeys/service.js';
+import { Authenticator, type VerifiedProfile } from './auth/authenticator.js';
+import { ExternalUsers } from './auth/external-users.js';
+import { trustedPeers } from './auth/proxy.js';
+import { Accounts } from './builtin/accounts.js';
+import { logMailer, smtpMailer } from './builtin/mail.js';
+import { loadDashboardConfig, publicOrigin, type DashboardConfig } from './config.js';
+import { createDashboardApp } from './http/app.js';
+import type { DashboardContext } from './http/context.js';
+import { SessionCookies } from './http/session-cookies.js';
+import { OAuthClient } from './oauth/client.js';
+import type { OAuthProfile } from './oauth/login.js';
+import { openStore } from './store/open.js';
+
+export const USAGE = `Usage: paddock-dashboard [--help] [--version]
+
+Serves the Paddock dashboard. Everything is configured through SVC_* environment variables
+(docs/dashboard/authentication.md): SVC_AUTH_MODE (anonymous, proxy, oauth, builtin),
+SVC_LISTEN_ADDR (default 127.0.0.1:3000), SVC_SESSION_SECRET, SVC_BUILTIN_SQLITE_PATH, ...`;
+
+function profileOf(profile: OAuthProfile): VerifiedProfile {
+  return {
+    subject: profile.subject,
+    username: profile.username,
+    email: profile.email ?? null,
+    displayName: profile.displayName ?? null,
+    groups: profile.groups,
+  };
+}
+
+function storeOptions(config: DashboardConfig) {
+  return config.SVC_BUILTIN_STORE_TYPE === 'postgresql'
+    ? { kind: 'postgresql' as const, url: config.SVC_BUILTIN_POSTGRES_URL! }
+    : { kind: 'sqlite' as const, path: config.SVC_BUILTIN_SQLITE_PATH };
+}
+
+/** `paddock-dashboard`: read the configuration, open the store, serve until a signal. */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h'))
+    return void process.stdout.write(`${USAGE}\n`);
+  const { version } = packageInfo(import.meta.url);
+  if (argv.includes('--version')) return void process.stdout.write(`${version}\n`);
+  if (argv.length > 0) throw new UsageError(`unknown argument "${argv[0]}"`);
+
+  const config = loadDashboardConfig(env, {
+    randomSecret: () => randomBytes(32).toString('base64url'),
+  });
+  const logger = createLogger({ name: 'paddock-dashboard', ...loggingFromEnv(env) });
+  if (config.sessionSecretGenerated) {
+    logger.warn(
+      'SVC_SESSION_SECRET is not set: a random one is used, so sessions (and API keys, unless SVC_AUTH_API_KEYS_SECRET is set) will not survive a restart',
+    );
+  }
+  const store = await openStore(storeOptions(config));
+  const shutdown = new Shutdown({ logger }).add('store', () => store.close()).listen();
+
+  const mapping = {
+    adminGroups: config.SVC_AUTH_ROLE_ADMIN_GROUPS,
+    editorGroups: config.SVC_AUTH_ROLE_EDITOR_GROUPS,
+  };
+  const origin = publicOrigin(config);
+  const sessions = new SessionCookies(
+    config.SVC_SESSION_COOKIE_NAME,
+    config.sessionSecret,
+    config.SVC_SESSION_TTL,
+  );
+  const apiKeys = new ApiKeys(
+    store,
+    apiKeySigningKey(config.SVC_AUTH_API_KEYS_SECRET ?? config.sessionSecret),
+    {
+      maxPerUser: config.SVC_AUTH_API_KEYS_MAX_PER_USER,
+      defaultExpirationDays: config.SVC_AUTH_API_KEYS_DEFAULT_EXPIRATION,
+    },
+  );
+  const externalUsers = new ExternalUsers(store);
+
+  let accounts: Accounts | undefined;
+  if (config.SVC_AUTH_MODE === 'builtin') {
+    const mailer = config.SVC_SMTP_URL
+      ? smtpMailer(config.SVC_SMTP_URL, config.SVC_SMTP_FROM)
+      : logMailer(logger);
+    shutdown.add('mailer', () => mailer.close());
+    accounts = new Accounts(
+      store,
+      mailer,
+      {
+        allowSignup: config.SVC_BUILTIN_ALLOW_SIGNUP,
+        verifyEmail: config.SVC_BUILTIN_VERIFY_EMAIL,
+        minPasswordLength: config.SVC_BUILTIN_MIN_PASSWORD_LENGTH,
+        maxFailedAttempts: config.SVC_BUILTIN_MAX_FAILED_ATTEMPTS,
+        lockoutSeconds: config.SVC_BUILTIN_LOCKOUT_DURATION,
+        resetTokenSeconds: config.SVC_BUILTIN_RESET_TOKEN_EXPIRATION,
+        verificationTokenSeconds: config.SVC_BUILTIN_VERIFICATION_TOKEN_EXPIRATION,
+        publicOrigin: origin,
+      },
+      logger,
+    );
+    const admin = await accounts.ensureInitialAdmin({
+      username: config.SVC_BUILTIN_ADMIN_USERNAME,
+      email: config.SVC_BUILTIN_ADMIN_EMAIL,
+      password: config.SVC_BUILTIN_ADMIN_PASSWORD,
+    });
+    if (admin.generatedPassword !== undefined) {
+      logger.warn(
+        { username: config.SVC_BUILTIN_ADMIN_USERNAME, password: admin.generatedPassword },
+        'initial admin created with a generated password, shown only this once: sign in and keep it safe',
+      );
+    } else if (admin.created) {
+      logger.info({ username: config.SVC_BUILTIN_ADMIN_USERNAME }, 'initial admin created');
+    }
+  }
+
+  const oauth = config.SVC_AUTH_MODE === 'oauth' ? await OAuthClient.create(config) : undefined;
+  const authenticator = new Authenticator({
+    mode: config.SVC_AUTH_MODE,
+    mapping,
+    anonymousRole: config.SVC_AUTH_ANONYMOUS_ROLE,
+    apiKeysEnabled: config.SVC_AUTH_API_KEYS_ENABLED,
+    store,
+    apiKeys,
+    sessions,
+    externalUsers,
+    ...(oauth
+      ? { verifyBearer: async (jwt: string) => profileOf(await oauth.verifyBearer(jwt)) }
+      : {}),
+    ...(config.SVC_AUTH_MODE === 'proxy'
+      ? {
+          proxy: {
+            headers: {
+              user: config.SVC_AUTH_PROXY_HEADER_USER,
+              email: config.SVC_AUTH_PROXY_HEADER_EMAIL,
+              groups: config.SVC_AUTH_PROXY_HEADER_GROUPS,
+              displayName: config.SVC_AUTH_PROXY_HEADER_DISPLAY_NAME,
+            },
+            trusted: trustedPeers(config.SVC_AUTH_PROXY_TRUSTED_ADDRESSES),
+            autoSignup: config.SVC_AUTH_PROXY_AUTO_SIGNUP,
+          },
+        }
+      : {}),
+  });
+  if (config.SVC_AUTH_MODE === 'proxy' && config.SVC_AUTH_PROXY_TRUSTED_ADDRESSES.length === 0) {
+    logger.warn(
+      'proxy mode trusts the identity headers of every peer: set SVC_AUTH_PROXY_TRUSTED_ADDRESSES to the proxy’s addresses',
+    );
+  }
+
+  const ctx: DashboardContext = {
+    config,
+    logger,
+    store,
+    mapping,
+    sessions,
+    authenticator,
+    apiKeys,
+    externalUsers,
+    publicOrigin: origin,
+    now: () => Date.now(),
+    ...(accounts ? { accounts } : {}),
+    ...(oauth ? { oauth } : {}),
+  };
+  const { app, health } = await createDashboardApp(ctx);
+  shutdown.add('http', async () => {
+    health.startDraining();
+    await app.close();
+  });
+  const bound = await listen(app, config.SVC_LISTEN_ADDR);
+  logger.info(
+    {
+      addr: formatAddress(bound),
+      url: httpUrl(bound, '/'),
+      mode: config.SVC_AUTH_MODE,
+      store: store.kind,
+    },
+    'dashboard listening',
+  );
+}
