@@ -1,4 +1,5 @@
-import { cp, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,9 +12,38 @@ export interface LocalPlatform {
   host: string;
   /** Port of the sandbox's MCP listener; its human-facing API takes the next one. */
   sandboxPort: number;
+  dashboardPort: number;
 }
 
 export const DEFAULT_SANDBOX_PORT = 7070;
+export const DEFAULT_DASHBOARD_PORT = 3000;
+/** The local dashboard's initial admin. */
+export const LOCAL_ADMIN_USERNAME = 'admin';
+
+interface LocalSecrets {
+  sessionSecret: string;
+  adminPassword: string;
+}
+
+/**
+ * The local dashboard's session secret and initial admin password, made at the first start and
+ * kept (mode 0600) under the data folder, so sessions survive restarts and the password can be
+ * shown at every start.
+ */
+async function localSecrets(dir: string): Promise<LocalSecrets> {
+  const file = join(dir, 'secrets.json');
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as LocalSecrets;
+  } catch {
+    const secrets: LocalSecrets = {
+      sessionSecret: randomBytes(32).toString('base64url'),
+      adminPassword: randomBytes(12).toString('base64url'),
+    };
+    await mkdir(dir, { recursive: true });
+    await writeFile(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+    return secrets;
+  }
+}
 
 const require = createRequire(import.meta.url);
 const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -49,7 +79,9 @@ async function sampleWorkspace(dataDir: string): Promise<string> {
  * lands: its command, its ready URL, and the lines a newcomer needs to use it.
  */
 export async function localComponents(platform: LocalPlatform): Promise<ComponentSpec[]> {
-  const { host, sandboxPort } = platform;
+  const { host, sandboxPort, dashboardPort } = platform;
+  const dashboardDir = join(platform.dataDir, 'dashboard');
+  const secrets = await localSecrets(dashboardDir);
   const workspace = await sampleWorkspace(platform.dataDir);
   // Dev mode stands in for the identity a proxy would set; off loopback anyone could act as `dev`
   // (a terminal, SSH keys), so there the human API wants the identity headers like in production.
@@ -80,6 +112,25 @@ export async function localComponents(platform: LocalPlatform): Promise<Componen
           ? `human API (dev mode):     ${url(host, sandboxPort + 1, '/api/docs')}`
           : `human API (needs X-Forwarded-Sub, --host is not loopback): ${url(host, sandboxPort + 1, '/api/docs')}`,
         `sample workspace:         ${workspace}`,
+      ],
+    },
+    {
+      name: 'dashboard',
+      command: process.execPath,
+      args: [binOf('@paddock/dashboard', 'paddock-dashboard')],
+      env: {
+        SVC_AUTH_MODE: 'builtin',
+        SVC_LISTEN_ADDR: `${host}:${dashboardPort}`,
+        SVC_BUILTIN_SQLITE_PATH: join(dashboardDir, 'users.db'),
+        SVC_SESSION_SECRET: secrets.sessionSecret,
+        SVC_BUILTIN_ADMIN_USERNAME: LOCAL_ADMIN_USERNAME,
+        SVC_BUILTIN_ADMIN_PASSWORD: secrets.adminPassword,
+      },
+      readyUrl: url(host, dashboardPort, '/readyz'),
+      banner: [
+        `web UI and API:           ${url(host, dashboardPort, '/')}`,
+        `initial admin:            ${LOCAL_ADMIN_USERNAME} / ${secrets.adminPassword}`,
+        `users and sessions:       ${join(dashboardDir, 'users.db')}`,
       ],
     },
   ];

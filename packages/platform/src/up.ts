@@ -1,12 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { DEFAULT_SANDBOX_PORT, localComponents } from './components.js';
+import { DEFAULT_DASHBOARD_PORT, DEFAULT_SANDBOX_PORT, localComponents } from './components.js';
 import { Supervisor, type ComponentSpec } from './supervisor.js';
 
 export interface UpOptions {
   dataDir: string;
   host: string;
   sandboxPort?: number;
+  dashboardPort?: number;
   out?: NodeJS.WritableStream;
   /** Replaces the built-in component list (used by tests of the supervisor wiring). */
   components?: ComponentSpec[];
@@ -26,6 +27,7 @@ export async function up(options: UpOptions): Promise<number> {
       dataDir,
       host: options.host,
       sandboxPort: options.sandboxPort ?? DEFAULT_SANDBOX_PORT,
+      dashboardPort: options.dashboardPort ?? DEFAULT_DASHBOARD_PORT,
     }));
   const supervisor = new Supervisor(specs, {
     out,

@@ -15,7 +15,9 @@ describe('the local platform’s components', () => {
     const dir = await tempDir();
     try {
       const args = async (host: string) =>
-        (await localComponents({ dataDir: dir.path, host, sandboxPort: 7070 }))[0]!.args;
+        (
+          await localComponents({ dataDir: dir.path, host, sandboxPort: 7070, dashboardPort: 3000 })
+        )[0]!.args;
       assert.ok((await args('127.0.0.1')).includes('-dev-mode'));
       const exposed = await args('0.0.0.0');
       assert.ok(!exposed.includes('-dev-mode'), 'off loopback identity headers are required');

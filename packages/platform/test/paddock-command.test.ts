@@ -26,6 +26,7 @@ describe('the paddock command', () => {
     const dir = await tempDir();
     const data = join(dir.path, 'state');
     const port = await freePort();
+    const dashboardPort = await freePort();
     const run = start(process.execPath, [
       bin,
       'up',
@@ -33,6 +34,8 @@ describe('the paddock command', () => {
       data,
       '--sandbox-port',
       String(port),
+      '--dashboard-port',
+      String(dashboardPort),
     ]);
     try {
       await run.waitForOutput(/Paddock is running\. Press Ctrl-C to stop\./, 60_000);
@@ -45,6 +48,19 @@ describe('the paddock command', () => {
       assert.equal(health.status, 200);
       const api = await fetch(`http://127.0.0.1:${port + 1}/api/openapi.yaml`);
       assert.equal(api.status, 200, 'the human-facing API runs next to the MCP server');
+      // The dashboard runs in builtin mode, and the banner's credentials sign the admin in.
+      const [, password] = run.output().match(/initial admin: +admin \/ (\S+)/) ?? [];
+      assert.ok(password, 'the banner shows the initial admin');
+      const login = await fetch(`http://127.0.0.1:${dashboardPort}/api/auth/builtin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password }),
+      });
+      assert.equal(login.status, 200);
+      assert.ok(
+        existsSync(join(data, 'dashboard', 'users.db')),
+        'the user store lives under --data',
+      );
       run.child.kill('SIGINT');
       const { code } = await run.exited;
       assert.equal(code, 0, run.output());

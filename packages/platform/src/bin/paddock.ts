@@ -13,6 +13,8 @@ Options of up:
   --sandbox-port N
                 port of the sandbox's MCP listener (default 7070); its
                 human-facing API takes the next port
+  --dashboard-port N
+                port of the dashboard (default 3000)
 
   -h, --help    show this help
   --version     print the version`;
@@ -28,11 +30,20 @@ function parseCommandLine(args: string[]) {
         data: { type: 'string' },
         host: { type: 'string' },
         'sandbox-port': { type: 'string' },
+        'dashboard-port': { type: 'string' },
       },
     });
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+}
+
+function portOption(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) {
+    throw new UsageError(`${flag} must be a port number, not "${value}"`);
+  }
+  return Number(value);
 }
 
 runMain(async () => {
@@ -46,13 +57,10 @@ runMain(async () => {
     );
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
-  const sandboxPort = values['sandbox-port'];
-  if (sandboxPort !== undefined && !/^\d{1,5}$/.test(sandboxPort)) {
-    throw new UsageError(`--sandbox-port must be a port number, not "${sandboxPort}"`);
-  }
   process.exitCode = await up({
     dataDir: values.data ?? 'data',
     host: values.host ?? '127.0.0.1',
-    sandboxPort: sandboxPort === undefined ? undefined : Number(sandboxPort),
+    sandboxPort: portOption('--sandbox-port', values['sandbox-port']),
+    dashboardPort: portOption('--dashboard-port', values['dashboard-port']),
   });
 }, USAGE);
