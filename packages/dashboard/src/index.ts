@@ -4,3 +4,8 @@ export { resolveRole, type RoleMapping } from './auth/roles.js';
 export { can, PERMISSIONS, type Action } from './auth/permissions.js';
 export { safeReturnTo } from './auth/return-to.js';
 export type { User, Role, Provider } from './auth/user.js';
+export { openStore } from './store/open.js';
+export type { Store } from './store/types.js';
+export { ApiKeys } from './auth/apikeys/service.js';
+export { apiKeySigningKey } from './auth/apikeys/format.js';
+export { ARGON2_OPTIONS } from './builtin/passwords.js';

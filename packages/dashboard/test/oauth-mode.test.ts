@@ -277,7 +277,10 @@ describe('oauth mode: refresh and logout', () => {
     assert.equal(success, true);
     assert.equal(typeof expiresAt, 'number');
     assert.ok(expiresAt > started, 'expiresAt lies in the future');
-    assert.ok(first.cookies.some((line) => line.startsWith(`${COOKIE}=`)), 'the session rewritten');
+    assert.ok(
+      first.cookies.some((line) => line.startsWith(`${COOKIE}=`)),
+      'the session rewritten',
+    );
     const second = await client.post('/api/auth/refresh');
     assert.equal(second.status, 200, JSON.stringify(second.body));
     assert.ok((second.body as { expiresAt: number }).expiresAt >= expiresAt);
@@ -376,6 +379,9 @@ describe('oauth mode: large sessions and API keys', () => {
     const user = userOf(await me(client));
     assert.equal(user.username, 'crowd');
     assert.deepEqual(user.groups, manyGroups(400));
+    const logout = await client.post('/api/auth/logout');
+    assert.equal(logout.status, 200);
+    await assertNoSession(client);
   });
 
   it('authenticates an API key created by a signed-in user as that user', async () => {

@@ -44,13 +44,14 @@ describe('anonymous mode', () => {
 
   it('never lets a bogus API key fall through to the anonymous user, nor mint keys', async () => {
     const client = new Client(dashboard.base);
-    for (const headers of [
+    const attempts: Array<Record<string, string>> = [
       { authorization: 'Bearer svc_sk_bogus' },
       { authorization: 'Bearer svc_sk_' },
       { 'x-api-key': 'svc_sk_bogus' },
       { 'x-api-key': 'not-even-prefixed' },
       { authorization: 'Bearer header.payload.signature' },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const me = await client.get('/api/auth/me', headers);
       assert.equal(me.status, 401, JSON.stringify(headers));
       assert.equal(errorOf(me), 'unauthorized');

@@ -66,8 +66,11 @@ const sessionSchema = z.object({
 export const PKCE_TTL_MS = 10 * 60 * 1000;
 /** Browsers keep at least 4096 bytes per cookie, name and attributes included. */
 export const COOKIE_CHUNK_CHARS = 3800;
-/** Chunks of one session at most: about 30 KB, far beyond an ID token with hundreds of groups. */
-export const MAX_COOKIE_CHUNKS = 8;
+/**
+ * Chunks of one session at most: about 11 KB, so that the Cookie header stays well under the 16 KiB
+ * that servers and proxies take by default.
+ */
+export const MAX_COOKIE_CHUNKS = 3;
 
 /** The 256-bit encryption key of session cookies, derived from SVC_SESSION_SECRET. */
 export function sessionKey(secret: string): Uint8Array {

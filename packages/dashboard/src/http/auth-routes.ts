@@ -3,6 +3,7 @@ import { userOf } from '../auth/identity.js';
 import { safeReturnTo } from '../auth/return-to.js';
 import type { SessionData } from '../auth/session.js';
 import type { User } from '../auth/user.js';
+import { sessionTokens } from '../oauth/client.js';
 import { OAuthError } from '../oauth/errors.js';
 import type { UserRecord } from '../store/types.js';
 import type { DashboardContext } from './context.js';
@@ -118,7 +119,7 @@ function registerOAuthRoutes(
         groups: profile.groups,
       });
       if (record.disabled) return fail('access_denied');
-      await startSession(req, reply, record, tokens);
+      await startSession(req, reply, record, sessionTokens(tokens));
       return reply.code(302).header('location', safeReturnTo(pkce.returnTo)).send();
     } catch (err) {
       if (err instanceof OAuthError) {
@@ -138,7 +139,7 @@ function registerOAuthRoutes(
     }
     let tokens: NonNullable<SessionData['oauth']>;
     try {
-      tokens = await oauth.refresh(refreshToken);
+      tokens = sessionTokens(await oauth.refresh(refreshToken));
     } catch (err) {
       ctx.logger.warn({ reason: (err as Error).message }, 'OAuth refresh failed');
       throw apiError('unauthorized', 'the provider refused to renew the session; sign in again');

@@ -46,8 +46,10 @@ export class SessionCookies {
   }
 
   /**
-   * Writes the session; the cookie expires with the session (TTL from creation). Bulky provider
-   * tokens that would not fit are dropped, the ID token first (it only serves as a logout hint).
+   * Writes the session; the cookie expires with the session (TTL from creation). What would not
+   * fit is left out, least needed first: the ID token (only a logout hint), then the copy of the
+   * groups (every request reads the user's current groups from the store), then the provider's
+   * tokens (only refresh needs them).
    */
   async write(
     req: FastifyRequest,
@@ -55,14 +57,10 @@ export class SessionCookies {
     data: SessionData,
     now: number,
   ): Promise<void> {
-    let chunks = splitIntoChunks(await sealSession(data, this.key));
-    if (!chunks && data.oauth?.idToken !== undefined) {
-      const { idToken: _dropped, ...oauth } = data.oauth;
-      chunks = splitIntoChunks(await sealSession({ ...data, oauth }, this.key));
-    }
-    if (!chunks && data.oauth !== undefined) {
-      const { oauth: _dropped, ...rest } = data;
-      chunks = splitIntoChunks(await sealSession(rest, this.key));
+    let chunks: string[] | undefined;
+    for (const candidate of slimmer(data)) {
+      chunks = splitIntoChunks(await sealSession(candidate, this.key));
+      if (chunks) break;
     }
     if (!chunks) throw new Error('the session does not fit in its cookies');
     const createdAt = data.createdAt ?? now;
@@ -81,5 +79,22 @@ export class SessionCookies {
       const name = chunkName(this.name, i);
       if (i === 0 || req.cookies[name] !== undefined) void reply.clearCookie(name, COOKIE_OPTIONS);
     }
+  }
+}
+
+/** The session, then ever smaller versions of it: each leaves out one more thing. */
+function* slimmer(data: SessionData): Generator<SessionData> {
+  yield data;
+  let next = data;
+  if (next.oauth?.idToken !== undefined) {
+    const { idToken: _idToken, ...oauth } = next.oauth;
+    yield (next = { ...next, oauth });
+  }
+  if (next.user && next.user.groups.length > 0) {
+    yield (next = { ...next, user: { ...next.user, groups: [] } });
+  }
+  if (next.oauth !== undefined) {
+    const { oauth: _oauth, ...rest } = next;
+    yield rest;
   }
 }

@@ -97,6 +97,17 @@ function tokensFrom(
 }
 
 /**
+ * The tokens a session keeps: an ID token too long to ever serve as a logout hint is left out, since
+ * it would only swell the session cookies past what the server accepts in one request's headers.
+ */
+export function sessionTokens(tokens: OAuthTokens): OAuthTokens {
+  if (tokens.idToken === undefined || tokens.idToken.length <= MAX_ID_TOKEN_HINT_CHARS)
+    return tokens;
+  const { idToken: _unused, ...kept } = tokens;
+  return kept;
+}
+
+/**
  * The dashboard's client of its identity provider, made once at start: the authorization code
  * flow with PKCE (S256), state and, for OpenID providers, a nonce; refresh; single sign-on logout;
  * and Bearer JWT verification against the provider's keys.

@@ -1,0 +1,189 @@
+// The dashboard's authentication under load: GET /api/auth/me authenticated by session cookie, by
+// API key and by proxy headers, each beside the same server's unauthenticated /healthz in the same
+// run; API key verification with 10 and with 100,000 keys stored; the p50 of one builtin login.
+import { performance } from 'node:perf_hooks';
+import { join } from 'node:path';
+import { tempDir } from '@paddock/testing';
+import { apiKeySigningKey, ApiKeys, ARGON2_OPTIONS, openStore } from '@paddock/dashboard';
+import { httpLoad, startServer } from './lib/processes.js';
+import { median, printTable } from './lib/table.js';
+
+const RUNS = 3;
+const SECONDS = 4;
+const CONNECTIONS = 50;
+const LOGINS = 30;
+const VERIFICATIONS = 5000;
+const SECRET = 'bench-session-secret-of-at-least-32-characters';
+const ADMIN_PASSWORD = 'bench-admin-password';
+const dashboardBin = join(
+  import.meta.dirname,
+  '..',
+  'packages',
+  'dashboard',
+  'bin',
+  'paddock-dashboard.js',
+);
+
+async function startDashboard(dir: string, env: Record<string, string>) {
+  return startServer(process.execPath, [dashboardBin], /"addr":"127\.0\.0\.1:(\d+)"/, {
+    SVC_LOG_LEVEL: 'warn',
+    SVC_LOG_FORMAT: 'json',
+    SVC_LISTEN_ADDR: '127.0.0.1:0',
+    SVC_SESSION_SECRET: SECRET,
+    SVC_BUILTIN_SQLITE_PATH: join(dir, 'users.db'),
+    SVC_BUILTIN_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    ...env,
+  });
+}
+
+async function medianLoad(url: string, headers: Record<string, string>) {
+  await httpLoad(url, { connections: CONNECTIONS, seconds: 1, headers }); // warm-up
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) {
+    runs.push(await httpLoad(url, { connections: CONNECTIONS, seconds: SECONDS, headers }));
+  }
+  return {
+    rps: median(runs.map((r) => r.requestsPerSecond)),
+    p50: median(runs.map((r) => r.p50Ms)),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+  };
+}
+
+const dir = await tempDir('paddock-bench-dashboard-');
+const rows: Array<Record<string, string | number>> = [];
+const loginTimes: number[] = [];
+try {
+  const builtin = await startDashboard(join(dir.path, 'builtin'), { SVC_AUTH_MODE: 'builtin' });
+  try {
+    const base = `http://127.0.0.1:${builtin.port}`;
+    const login = async () => {
+      const started = performance.now();
+      const res = await fetch(`${base}/api/auth/builtin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+      });
+      loginTimes.push(performance.now() - started);
+      if (res.status !== 200) throw new Error(`login answered ${res.status}`);
+      return res;
+    };
+    const first = await login();
+    const cookie = first.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    for (let i = 1; i < LOGINS; i++) await login();
+    const created = await fetch(`${base}/api/settings/api-keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie, origin: base },
+      body: JSON.stringify({ name: 'bench' }),
+    });
+    const { key } = (await created.json()) as { key: string };
+
+    const health = await medianLoad(`${base}/healthz`, {});
+    const bySession = await medianLoad(`${base}/api/auth/me`, { cookie });
+    const byKey = await medianLoad(`${base}/api/auth/me`, { authorization: `Bearer ${key}` });
+    rows.push(
+      {
+        route: 'GET /healthz (builtin server)',
+        'req/s': Math.round(health.rps),
+        'p50 ms': health.p50,
+        ratio: '1.00',
+        errors: health.errors,
+      },
+      {
+        route: 'GET /api/auth/me, session cookie',
+        'req/s': Math.round(bySession.rps),
+        'p50 ms': bySession.p50,
+        ratio: (bySession.rps / health.rps).toFixed(2),
+        errors: bySession.errors,
+      },
+      {
+        route: 'GET /api/auth/me, API key',
+        'req/s': Math.round(byKey.rps),
+        'p50 ms': byKey.p50,
+        ratio: (byKey.rps / health.rps).toFixed(2),
+        errors: byKey.errors,
+      },
+    );
+  } finally {
+    await builtin.stop();
+  }
+
+  const proxy = await startDashboard(join(dir.path, 'proxy'), { SVC_AUTH_MODE: 'proxy' });
+  try {
+    const base = `http://127.0.0.1:${proxy.port}`;
+    const headers = { 'x-forwarded-user': 'bench', 'x-forwarded-groups': 'dev,ops' };
+    const health = await medianLoad(`${base}/healthz`, {});
+    const byProxy = await medianLoad(`${base}/api/auth/me`, headers);
+    rows.push(
+      {
+        route: 'GET /healthz (proxy server)',
+        'req/s': Math.round(health.rps),
+        'p50 ms': health.p50,
+        ratio: '1.00',
+        errors: health.errors,
+      },
+      {
+        route: 'GET /api/auth/me, proxy headers',
+        'req/s': Math.round(byProxy.rps),
+        'p50 ms': byProxy.p50,
+        ratio: (byProxy.rps / health.rps).toFixed(2),
+        errors: byProxy.errors,
+      },
+    );
+  } finally {
+    await proxy.stop();
+  }
+  printTable(
+    `Authenticated requests, ${CONNECTIONS} connections, median of ${RUNS} runs of ${SECONDS} s`,
+    rows,
+  );
+
+  // Key verification, in process: one HMAC and one primary-key lookup, whatever the key count.
+  const store = await openStore({ kind: 'sqlite', path: join(dir.path, 'keys', 'keys.db') });
+  try {
+    const owner = await store.users.create({
+      provider: 'builtin',
+      username: 'owner',
+      email: 'owner@example.com',
+    });
+    const keys = new ApiKeys(store, apiKeySigningKey(SECRET), {
+      maxPerUser: 1_000_000,
+      defaultExpirationDays: 0,
+    });
+    const verifyRows = [];
+    let stored = 0;
+    for (const count of [10, 100_000]) {
+      let probe = '';
+      while (stored < count) {
+        probe = (await keys.create(owner.id, { name: `k${stored}` }, Date.now())).key;
+        stored++;
+      }
+      const times: number[] = [];
+      for (let i = 0; i < VERIFICATIONS; i++) {
+        const started = performance.now();
+        if (!(await keys.verify(probe, Date.now()))) throw new Error('verification failed');
+        times.push(performance.now() - started);
+      }
+      times.sort((a, b) => a - b);
+      verifyRows.push({
+        'keys stored': count.toLocaleString('en-US'),
+        'p50 µs': (median(times) * 1000).toFixed(1),
+        'p99 µs': (times[Math.floor(times.length * 0.99)]! * 1000).toFixed(1),
+      });
+    }
+    printTable(`API key verification (SQLite), ${VERIFICATIONS} verifications each`, verifyRows);
+  } finally {
+    await store.close();
+  }
+
+  printTable(`Builtin login (POST /api/auth/builtin/login), ${LOGINS} sequential logins`, [
+    {
+      'p50 ms': median(loginTimes).toFixed(1),
+      argon2: `argon2id m=${ARGON2_OPTIONS.memoryCost} KiB t=${ARGON2_OPTIONS.timeCost} p=${ARGON2_OPTIONS.parallelism}`,
+    },
+  ]);
+} finally {
+  await dir.remove();
+}
