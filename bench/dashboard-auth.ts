@@ -26,7 +26,7 @@ const dashboardBin = join(
 
 async function startDashboard(dir: string, env: Record<string, string>) {
   return startServer(process.execPath, [dashboardBin], /"addr":"127\.0\.0\.1:(\d+)"/, {
-    SVC_LOG_LEVEL: 'warn',
+    SVC_LOG_LEVEL: 'info',
     SVC_LOG_FORMAT: 'json',
     SVC_LISTEN_ADDR: '127.0.0.1:0',
     SVC_SESSION_SECRET: SECRET,
