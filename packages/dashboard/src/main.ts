@@ -22,6 +22,7 @@ import type { DashboardContext } from './http/context.js';
 import { SessionCookies } from './http/session-cookies.js';
 import { OAuthClient } from './oauth/client.js';
 import type { OAuthProfile } from './oauth/login.js';
+import { withUserCache } from './store/cached-users.js';
 import { openStore } from './store/open.js';
 
 export const USAGE = `Usage: paddock-dashboard [--help] [--version]
@@ -63,7 +64,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
       'SVC_SESSION_SECRET is not set: a random one is used, so sessions (and API keys, unless SVC_AUTH_API_KEYS_SECRET is set) will not survive a restart',
     );
   }
-  const store = await openStore(storeOptions(config));
+  const store = withUserCache(await openStore(storeOptions(config)));
   const shutdown = new Shutdown({ logger }).add('store', () => store.close()).listen();
 
   const mapping = {

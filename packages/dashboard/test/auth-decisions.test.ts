@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import {
   API_KEY_PREFIX,
   apiKeySigningKey,
@@ -20,6 +20,7 @@ import {
   splitIntoChunks,
   unsealSession,
   type SessionData,
+  type SessionKey,
 } from '../src/auth/session.js';
 import { checkEmail, checkPassword, checkUsername } from '../src/builtin/validation.js';
 import { passesOriginCheck } from '../src/http/security.js';
@@ -164,7 +165,10 @@ describe('presented credentials', () => {
 });
 
 describe('session cookies', () => {
-  const key = sessionKey('s'.repeat(40));
+  let key: SessionKey;
+  before(async () => {
+    key = await sessionKey('s'.repeat(40));
+  });
   const user = {
     id: 'u1',
     username: 'alice',
@@ -180,7 +184,7 @@ describe('session cookies', () => {
     assert.deepEqual(await unsealSession(sealed, key, now + 1000, 60), data);
     assert.equal(await unsealSession(sealed, key, now + 60_000, 60), undefined, 'expired');
     assert.equal(
-      await unsealSession(sealed, sessionKey('t'.repeat(40)), now, 60),
+      await unsealSession(sealed, await sessionKey('t'.repeat(40)), now, 60),
       undefined,
       'foreign',
     );

@@ -1,4 +1,4 @@
-import { hkdfSync } from 'node:crypto';
+import { hkdfSync, webcrypto } from 'node:crypto';
 import { CompactEncrypt, compactDecrypt } from 'jose';
 import { z } from 'zod';
 import { PROVIDERS, ROLES, type User } from './user.js';
@@ -72,12 +72,19 @@ export const COOKIE_CHUNK_CHARS = 3800;
  */
 export const MAX_COOKIE_CHUNKS = 3;
 
-/** The 256-bit encryption key of session cookies, derived from SVC_SESSION_SECRET. */
-export function sessionKey(secret: string): Uint8Array {
-  return new Uint8Array(hkdfSync('sha256', secret, 'paddock', 'session cookie A256GCM', 32));
+/** The key that seals session cookies. */
+export type SessionKey = webcrypto.CryptoKey;
+
+/**
+ * The 256-bit encryption key of session cookies, derived from SVC_SESSION_SECRET, imported once as
+ * a CryptoKey: importing raw bytes at every request would cost more than the decryption.
+ */
+export function sessionKey(secret: string): Promise<SessionKey> {
+  const raw = new Uint8Array(hkdfSync('sha256', secret, 'paddock', 'session cookie A256GCM', 32));
+  return webcrypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt']);
 }
 
-export async function sealSession(data: SessionData, key: Uint8Array): Promise<string> {
+export async function sealSession(data: SessionData, key: SessionKey): Promise<string> {
   const plaintext = new TextEncoder().encode(JSON.stringify(data));
   return new CompactEncrypt(plaintext)
     .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
@@ -91,7 +98,7 @@ export async function sealSession(data: SessionData, key: Uint8Array): Promise<s
  */
 export async function unsealSession(
   sealed: string,
-  key: Uint8Array,
+  key: SessionKey,
   now: number,
   ttlSeconds: number,
 ): Promise<SessionData | undefined> {

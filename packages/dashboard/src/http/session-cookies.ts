@@ -1,14 +1,20 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ExpiringCache } from '../expiring-cache.js';
 import {
   chunkName,
   joinChunks,
   MAX_COOKIE_CHUNKS,
+  PKCE_TTL_MS,
   sealSession,
   sessionKey,
   splitIntoChunks,
   unsealSession,
   type SessionData,
+  type SessionKey,
 } from '../auth/session.js';
+
+/** Opened sessions kept in memory, by cookie value. */
+const MAX_OPENED_SESSIONS = 10_000;
 
 /** The specification's cookie attributes. */
 const COOKIE_OPTIONS = { httpOnly: true, secure: true, sameSite: 'lax', path: '/' } as const;
@@ -18,7 +24,9 @@ const COOKIE_OPTIONS = { httpOnly: true, secure: true, sameSite: 'lax', path: '/
  * read (tampered, foreign, expired) is cleared in the answer and the request has no session.
  */
 export class SessionCookies {
-  private readonly key: Uint8Array;
+  private readonly key: Promise<SessionKey>;
+  /** Sessions already opened, by cookie value: a browser sends the same one with every request. */
+  private readonly opened = new ExpiringCache<string, SessionData>(MAX_OPENED_SESSIONS, Infinity);
 
   constructor(
     readonly name: string,
@@ -40,9 +48,19 @@ export class SessionCookies {
   ): Promise<SessionData | undefined> {
     const sealed = joinChunks(this.name, req.cookies);
     if (sealed === undefined) return undefined;
-    const data = await unsealSession(sealed, this.key, now, this.ttlSeconds);
-    if (!data) this.clear(req, reply);
+    const known = this.opened.get(sealed, now);
+    if (known) return known;
+    const data = await unsealSession(sealed, await this.key, now, this.ttlSeconds);
+    if (!data) {
+      this.clear(req, reply);
+      return undefined;
+    }
+    this.opened.set(sealed, data, now, (data.createdAt ?? now) + this.lifetimeMs(data));
     return data;
+  }
+
+  private lifetimeMs(data: SessionData): number {
+    return data.user ? this.ttlSeconds * 1000 : PKCE_TTL_MS;
   }
 
   /**
@@ -59,7 +77,7 @@ export class SessionCookies {
   ): Promise<void> {
     let chunks: string[] | undefined;
     for (const candidate of slimmer(data)) {
-      chunks = splitIntoChunks(await sealSession(candidate, this.key));
+      chunks = splitIntoChunks(await sealSession(candidate, await this.key));
       if (chunks) break;
     }
     if (!chunks) throw new Error('the session does not fit in its cookies');

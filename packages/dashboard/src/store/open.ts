@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { cachingStatements } from './statement-cache.js';
 import pg from 'pg';
 import { SqlApiKeyStore } from './api-keys.js';
 import { SqlLoginFailureStore } from './login-failures.js';
@@ -27,7 +28,7 @@ function sqliteDialect(path: string): SqliteDialect {
     database.close();
     throw error;
   }
-  return new SqliteDialect({ database });
+  return new SqliteDialect({ database: cachingStatements(database) });
 }
 
 function postgresDialect(url: string): PostgresDialect {

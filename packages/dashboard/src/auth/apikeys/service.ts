@@ -1,4 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
+import { ExpiringCache } from '../../expiring-cache.js';
+import { USER_RECORD_TTL_MS } from '../../store/cached-users.js';
 import type { ApiKeyRecord, Store } from '../../store/types.js';
 import { apiError } from '../../http/errors.js';
 import {
@@ -14,6 +16,8 @@ export const MAX_KEY_NAME_CHARS = 100;
 /** How stale `lastUsed` may get: a key used all the time is written at most this often. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 const DAY_MS = 86_400_000;
+/** Verified keys kept in memory. Revocation by this process applies at once, by another replica within USER_RECORD_TTL_MS. */
+const MAX_VERIFIED_KEYS = 10_000;
 
 /** A key as listed: never its secret. */
 export interface ApiKeyView {
@@ -56,6 +60,12 @@ export interface NewKeyRequest {
  * lookup by primary key, whatever the number of keys stored.
  */
 export class ApiKeys {
+  /** Keys verified lately, by id: a busy script sends the same key with every request. */
+  private readonly verified = new ExpiringCache<string, ApiKeyRecord>(
+    MAX_VERIFIED_KEYS,
+    USER_RECORD_TTL_MS,
+  );
+
   constructor(
     private readonly store: Store,
     private readonly signingKey: Buffer,
@@ -98,6 +108,7 @@ export class ApiKeys {
 
   /** Revokes a key of the user (or any key when userId is undefined); false when none matched. */
   revoke(id: string, now: number, userId?: string): Promise<boolean> {
+    this.verified.delete(id);
     return this.store.apiKeys.revoke(id, now, userId);
   }
 
@@ -108,13 +119,16 @@ export class ApiKeys {
   async verify(key: string, now: number): Promise<ApiKeyRecord | undefined> {
     const parts = verifyApiKeySignature(key, this.signingKey);
     if (!parts) return undefined;
-    const record = await this.store.apiKeys.findById(parts.id);
+    const record =
+      this.verified.get(parts.id, now) ?? (await this.store.apiKeys.findById(parts.id));
     if (!record || !matches(record, parts)) return undefined;
     if (record.revokedAt !== null) return undefined;
     if (record.expiresAt !== null && now >= record.expiresAt) return undefined;
     if (record.lastUsedAt === null || now - record.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
       await this.store.apiKeys.touch(record.id, now);
+      record.lastUsedAt = now;
     }
+    this.verified.set(record.id, record, now, record.expiresAt ?? Infinity);
     return record;
   }
 }
