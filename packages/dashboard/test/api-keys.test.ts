@@ -7,16 +7,9 @@ import {
   startDashboard,
   type RunningDashboard,
 } from './support/dashboard.js';
+import type { ApiKeyView } from '../src/auth/apikeys/service.js';
 
-interface KeyView {
-  id: string;
-  name: string;
-  prefix: string;
-  created: string;
-  expires: string | null;
-  lastUsed: string | null;
-  userId: string;
-}
+type KeyView = ApiKeyView;
 
 const MAX_KEYS = 4;
 let dashboard: RunningDashboard;

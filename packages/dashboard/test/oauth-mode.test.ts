@@ -13,6 +13,7 @@ import {
   startOidcProvider,
   type RunningOidcProvider,
 } from './support/oidc-provider.js';
+import type { User } from '../src/auth/user.js';
 
 const COOKIE = 'svc_session';
 const ADMIN_GROUP = 'platform-admins';
@@ -37,15 +38,7 @@ const ACCOUNTS = {
 };
 
 interface UserBody {
-  user: {
-    id: string;
-    username: string;
-    email?: string;
-    displayName?: string;
-    groups: string[];
-    role: string;
-    provider: string;
-  };
+  user: User;
 }
 
 let op: RunningOidcProvider;

@@ -1,17 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client, errorOf, startDashboard, type RunningDashboard } from './support/dashboard.js';
+import type { User } from '../src/auth/user.js';
 
 interface Me {
-  user: {
-    id: string;
-    username: string;
-    email?: string;
-    displayName?: string;
-    groups: string[];
-    role: string;
-    provider: string;
-  };
+  user: User;
 }
 
 const asUser = (username: string, groups = '', extra: Record<string, string> = {}) => ({
