@@ -1,0 +1,135 @@
+import type { Writable } from 'node:stream';
+import { Log, type KubeConfig } from '@kubernetes/client-node';
+import { CORE_KINDS, resourcePath, type ApiResource } from './kinds.js';
+import { loadKubeConfig, type ClusterTarget } from './kube-config.js';
+import { ResourceClient, type KubeObject } from './resource-client.js';
+import { RestClient } from './rest.js';
+
+/** Shortest and default lifetime of a minted ServiceAccount token, in seconds (Kubernetes' own). */
+export const MIN_TOKEN_SECONDS = 600;
+export const DEFAULT_TOKEN_SECONDS = 3600;
+
+export interface LogOptions {
+  container?: string;
+  tailLines?: number;
+  sinceSeconds?: number;
+  timestamps?: boolean;
+}
+
+/** A core Event, as far as Paddock reads and writes it. */
+export interface KubeEvent extends KubeObject {
+  involvedObject: {
+    kind?: string;
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    apiVersion?: string;
+  };
+  reason?: string;
+  message?: string;
+  type?: 'Normal' | 'Warning';
+  count?: number;
+  firstTimestamp?: string;
+  lastTimestamp?: string;
+  source?: { component?: string };
+}
+
+/**
+ * One cluster, real or embedded: typed clients per kind, ServiceAccount tokens, pod logs and
+ * events. Every component of Paddock talks to Kubernetes through this.
+ */
+export class Kube {
+  readonly rest: RestClient;
+
+  constructor(readonly config: KubeConfig) {
+    this.rest = new RestClient(config);
+  }
+
+  /** The cluster of the environment (see loadKubeConfig), or the one named. */
+  static connect(target: ClusterTarget = {}): Kube {
+    return new Kube(loadKubeConfig(target));
+  }
+
+  /** A cluster as a given bearer token sees it (e.g. a workspace ServiceAccount's). */
+  as(token: string): Kube {
+    const server = this.config.getCurrentCluster()?.server;
+    if (server === undefined) throw new Error('the cluster has no server address');
+    return Kube.connect({ url: server, token });
+  }
+
+  resource<T extends KubeObject>(kind: ApiResource): ResourceClient<T> {
+    return new ResourceClient<T>(this.rest, kind);
+  }
+
+  /** TokenRequest: a short-lived token of a ServiceAccount, bound to the audiences given. */
+  async requestToken(
+    namespace: string,
+    serviceAccount: string,
+    options: { expirationSeconds?: number; audiences?: string[] } = {},
+  ): Promise<{ token: string; expirationTimestamp: string }> {
+    const path = resourcePath(CORE_KINDS.serviceAccount, {
+      namespace,
+      name: serviceAccount,
+      subresource: 'token',
+    });
+    const spec: Record<string, unknown> = {
+      expirationSeconds: Math.max(
+        MIN_TOKEN_SECONDS,
+        options.expirationSeconds ?? DEFAULT_TOKEN_SECONDS,
+      ),
+    };
+    if (options.audiences) spec.audiences = options.audiences;
+    const answer = await this.rest.request<{
+      status: { token: string; expirationTimestamp: string };
+    }>('POST', path, {
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec },
+    });
+    return answer.status;
+  }
+
+  /** The log of a pod's container, as text. */
+  podLogs(namespace: string, pod: string, options: LogOptions = {}): Promise<string> {
+    return this.rest.text(
+      resourcePath(CORE_KINDS.pod, { namespace, name: pod, subresource: 'log' }),
+      {
+        container: options.container,
+        tailLines: options.tailLines,
+        sinceSeconds: options.sinceSeconds,
+        timestamps: options.timestamps,
+      },
+    );
+  }
+
+  /** Follows a pod's log into a stream until stopped or the pod ends. Returns the stop function. */
+  async followPodLogs(
+    namespace: string,
+    pod: string,
+    container: string,
+    into: Writable,
+    options: Omit<LogOptions, 'container'> = {},
+  ): Promise<() => void> {
+    const controller = await new Log(this.config).log(namespace, pod, container, into, {
+      follow: true,
+      ...(options.tailLines === undefined ? {} : { tailLines: options.tailLines }),
+      ...(options.sinceSeconds === undefined ? {} : { sinceSeconds: options.sinceSeconds }),
+      ...(options.timestamps === undefined ? {} : { timestamps: options.timestamps }),
+    });
+    return () => controller.abort();
+  }
+
+  /** The events of one object, oldest first. */
+  async eventsFor(
+    namespace: string,
+    involved: { name: string; kind?: string },
+  ): Promise<KubeEvent[]> {
+    const selectors = [`involvedObject.name=${involved.name}`];
+    if (involved.kind !== undefined) selectors.push(`involvedObject.kind=${involved.kind}`);
+    const list = await this.resource<KubeEvent>(CORE_KINDS.event).list({
+      namespace,
+      fieldSelector: selectors.join(','),
+    });
+    const when = (e: KubeEvent) =>
+      e.lastTimestamp ?? e.firstTimestamp ?? e.metadata?.creationTimestamp ?? '';
+    return list.items.sort((a, b) => when(a).localeCompare(when(b)));
+  }
+}

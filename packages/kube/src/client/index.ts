@@ -1,0 +1,29 @@
+export {
+  Kube,
+  MIN_TOKEN_SECONDS,
+  DEFAULT_TOKEN_SECONDS,
+  type KubeEvent,
+  type LogOptions,
+} from './cluster.js';
+export { loadKubeConfig, type ClusterTarget } from './kube-config.js';
+export { CORE_KINDS, apiVersionOf, resourcePath, type ApiResource } from './kinds.js';
+export {
+  ResourceClient,
+  type KubeObject,
+  type ListOptions,
+  type ObjectList,
+  type WatchEvent,
+} from './resource-client.js';
+export { Informer, type InformerEvent, type InformerHandler } from './informer.js';
+export { RestClient, PATCH_TYPES, type PatchType } from './rest.js';
+export {
+  KubeError,
+  NotFoundError,
+  ConflictError,
+  AlreadyExistsError,
+  ForbiddenError,
+  UnauthorizedError,
+  InvalidError,
+  GoneError,
+  UnavailableError,
+} from './errors.js';

@@ -1,0 +1,162 @@
+import type { KubeObject, ListOptions, ResourceClient, WatchEvent } from './resource-client.js';
+
+export type InformerEvent = 'add' | 'update' | 'delete';
+export type InformerHandler<T> = (event: InformerEvent, object: T, old?: T) => void;
+
+/** Wait before watching again after an error, doubling up to the maximum. */
+const RETRY_MIN_MS = 250;
+const RETRY_MAX_MS = 30_000;
+/** A watch the server may end, after which it is resumed from the last resourceVersion. */
+const WATCH_TIMEOUT_SECONDS = 300;
+
+function keyOf(object: KubeObject): string {
+  return `${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`;
+}
+
+function isGone(err: unknown): boolean {
+  const status = (err as { status?: number; code?: number; statusCode?: number } | null) ?? {};
+  return status.status === 410 || status.code === 410 || status.statusCode === 410;
+}
+
+/**
+ * A local copy of one kind's objects, kept current by list + watch: the watch resumes from the
+ * last resourceVersion it saw (bookmarks included) after the server ends it, and the copy is
+ * listed again when that version has expired (410 Gone). Handlers see adds, updates and deletes,
+ * relists included (a relist reports what changed while the watch was down).
+ */
+export class Informer<T extends KubeObject> {
+  private readonly cache = new Map<string, T>();
+  private readonly handlers = new Set<InformerHandler<T>>();
+  private resourceVersion: string | undefined;
+  private stopWatch: (() => void) | undefined;
+  private stopped = false;
+  private retryMs = RETRY_MIN_MS;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private markSynced!: () => void;
+  /** Resolves once the first list is in the cache. */
+  readonly synced: Promise<void>;
+
+  constructor(
+    private readonly client: ResourceClient<T>,
+    private readonly options: Pick<
+      ListOptions,
+      'namespace' | 'labelSelector' | 'fieldSelector'
+    > = {},
+    private readonly onError: (err: unknown) => void = () => {},
+  ) {
+    this.synced = new Promise((resolve) => (this.markSynced = resolve));
+  }
+
+  on(handler: InformerHandler<T>): () => void {
+    this.handlers.add(handler);
+    return () => this.handlers.delete(handler);
+  }
+
+  start(): this {
+    void this.relist();
+    return this;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    this.stopWatch?.();
+  }
+
+  get(name: string, namespace?: string): T | undefined {
+    return this.cache.get(`${namespace ?? ''}/${name}`);
+  }
+
+  list(): T[] {
+    return [...this.cache.values()];
+  }
+
+  private emit(event: InformerEvent, object: T, old?: T): void {
+    for (const handler of this.handlers) handler(event, object, old);
+  }
+
+  private async relist(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const list = await this.client.listAll(this.options);
+      const seen = new Set<string>();
+      for (const object of list.items) {
+        const key = keyOf(object);
+        seen.add(key);
+        this.upsert(key, object);
+      }
+      for (const [key, object] of this.cache) {
+        if (!seen.has(key)) {
+          this.cache.delete(key);
+          this.emit('delete', object);
+        }
+      }
+      this.resourceVersion = list.metadata.resourceVersion;
+      this.markSynced();
+      this.retryMs = RETRY_MIN_MS;
+      await this.watch();
+    } catch (err) {
+      this.onError(err);
+      this.retry(() => void this.relist());
+    }
+  }
+
+  private upsert(key: string, object: T): void {
+    const old = this.cache.get(key);
+    if (old?.metadata?.resourceVersion === object.metadata?.resourceVersion) return;
+    this.cache.set(key, object);
+    if (old) this.emit('update', object, old);
+    else this.emit('add', object);
+  }
+
+  private async watch(): Promise<void> {
+    if (this.stopped) return;
+    let gone = false;
+    const onEvent = (event: WatchEvent<T>) => {
+      if (event.type === 'ERROR') {
+        if (isGone(event.object)) gone = true;
+        return;
+      }
+      const version = event.object.metadata?.resourceVersion;
+      if (version !== undefined) this.resourceVersion = version;
+      if (event.type === 'BOOKMARK') return;
+      const key = keyOf(event.object);
+      if (event.type === 'DELETED') {
+        const old = this.cache.get(key);
+        this.cache.delete(key);
+        this.emit('delete', event.object, old);
+      } else {
+        this.upsert(key, event.object);
+      }
+    };
+    const done = (err: unknown) => {
+      this.stopWatch = undefined;
+      if (this.stopped) return;
+      if (gone || isGone(err)) return void this.relist();
+      if (err) {
+        this.onError(err);
+        return this.retry(
+          () => void this.watch().catch(() => this.retry(() => void this.relist())),
+        );
+      }
+      void this.watch().catch(() => this.retry(() => void this.relist()));
+    };
+    this.stopWatch = await this.client.watch(
+      {
+        ...this.options,
+        ...(this.resourceVersion === undefined ? {} : { resourceVersion: this.resourceVersion }),
+        allowWatchBookmarks: true,
+        timeoutSeconds: WATCH_TIMEOUT_SECONDS,
+      },
+      onEvent,
+      done,
+    );
+  }
+
+  private retry(again: () => void): void {
+    if (this.stopped) return;
+    const wait = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+    this.retryTimer = setTimeout(again, wait);
+  }
+}

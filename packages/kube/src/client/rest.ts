@@ -1,0 +1,104 @@
+import {
+  HttpMethod,
+  KubernetesObjectApi,
+  Watch,
+  type KubeConfig,
+  type RequestContext,
+} from '@kubernetes/client-node';
+import { errorForStatus, unreachable } from './errors.js';
+
+/** The media types of the PATCH flavours Kubernetes takes. */
+export const PATCH_TYPES = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+} as const;
+export type PatchType = keyof typeof PATCH_TYPES;
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+/**
+ * Plain JSON requests to any path of the API server, through @kubernetes/client-node's own
+ * configuration, transport and authentication (tokens, client certificates, exec plugins). The
+ * library's typed APIs turn timestamps into Dates and know no custom kinds; this keeps objects as
+ * the server sent them, for every kind alike.
+ */
+class RawApi extends KubernetesObjectApi {
+  async send(
+    method: HttpMethod,
+    path: string,
+    options: { query?: Query; body?: unknown; contentType?: string; accept?: string } = {},
+  ): Promise<{ status: number; text: string }> {
+    const context: RequestContext = this.configuration.baseServer.makeRequestContext(path, method);
+    context.setHeaderParam('Accept', options.accept ?? 'application/json');
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) context.setQueryParam(name, String(value));
+    }
+    if (options.body !== undefined) {
+      context.setHeaderParam('Content-Type', options.contentType ?? 'application/json');
+      context.setBody(
+        typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+      );
+    }
+    await this.configuration.authMethods.default?.applySecurityAuthentication(context);
+    let response;
+    try {
+      response = await this.configuration.httpApi.send(context).toPromise();
+    } catch (err) {
+      throw unreachable(err);
+    }
+    return { status: response.httpStatusCode, text: await response.body.text() };
+  }
+}
+
+/** JSON over the Kubernetes API: requests, and watches that stream events to a callback. */
+export class RestClient {
+  private readonly api: RawApi;
+  private readonly watcher: Watch;
+
+  constructor(readonly config: KubeConfig) {
+    this.api = config.makeApiClient(RawApi);
+    this.watcher = new Watch(config);
+  }
+
+  async request<T>(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    path: string,
+    options: { query?: Query; body?: unknown; contentType?: string } = {},
+  ): Promise<T> {
+    const { status, text } = await this.api.send(HttpMethod[method], path, options);
+    const body: unknown = text === '' ? undefined : parseJson(text);
+    if (status < 200 || status > 299) throw errorForStatus(status, body);
+    return body as T;
+  }
+
+  /** Plain text (pod logs). */
+  async text(path: string, query: Query = {}): Promise<string> {
+    const { status, text } = await this.api.send(HttpMethod.GET, path, { query, accept: '*/*' });
+    if (status < 200 || status > 299) throw errorForStatus(status, parseJson(text));
+    return text;
+  }
+
+  /**
+   * Streams watch events of a collection path until `done` is called with the reason it ended
+   * (undefined when the server closed the stream cleanly). Returns a function that stops it.
+   */
+  async watch(
+    path: string,
+    query: Query,
+    onEvent: (type: string, object: unknown) => void,
+    done: (err: unknown) => void,
+  ): Promise<() => void> {
+    const controller = await this.watcher.watch(path, query, onEvent, done);
+    return () => controller.abort();
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return { message: text };
+  }
+}

@@ -1,0 +1,67 @@
+export { GROUP, VERSION, API_VERSION } from './api-group.js';
+export {
+  RESERVED_PREFIX,
+  LABEL_SHARED,
+  LABEL_TOOL,
+  ANNOTATION_TOOL_PATH,
+  ANNOTATION_TOOL_DESCRIPTION,
+  ANNOTATION_TOOL_TYPE,
+} from './labels.js';
+export type { ObjectMeta, OwnerReference } from './object-meta.js';
+export type { FromSchema } from './from-schema.js';
+export type { SchemaNode, ValidationRule } from './schema-node.js';
+export type {
+  CustomResourceDefinition,
+  KindDefinition,
+  PrinterColumn,
+} from './custom-resource-definition.js';
+export { KINDS, type PaddockKind } from './resources/index.js';
+export { customResourceDefinitions } from './crds.js';
+export { crdFiles, GENERATE_COMMAND, type GeneratedFile } from './crd-files.js';
+export { conditionSchema, type Condition } from './resources/condition.js';
+export {
+  workspaceDefinition,
+  workspaceSpecSchema,
+  workspaceStatusSchema,
+  type Workspace,
+  type WorkspaceSpec,
+  type WorkspaceStatus,
+  type WorkspaceRole,
+  type WorkspaceRoleBinding,
+  type WorkspaceDirectGrant,
+  type WorkspaceNetworkRule,
+} from './resources/workspace.js';
+export {
+  toolRegistryDefinition,
+  toolRegistrySpecSchema,
+  toolRegistryStatusSchema,
+  type ToolRegistry,
+  type ToolRegistrySpec,
+  type ToolRegistryStatus,
+  type ToolHandler,
+  type DiscoveredTool,
+} from './resources/tool-registry.js';
+export {
+  agentRuntimeDefinition,
+  agentRuntimeSpecSchema,
+  agentRuntimeStatusSchema,
+  DEFAULT_AGENT_IMAGE,
+  type AgentRuntime,
+  type AgentRuntimeSpec,
+  type AgentRuntimeStatus,
+} from './resources/agent-runtime.js';
+export {
+  promptPackDefinition,
+  promptPackSpecSchema,
+  promptPackStatusSchema,
+  type PromptPack,
+  type PromptPackSpec,
+  type PromptPackStatus,
+} from './resources/prompt-pack.js';
+export {
+  CIDR_PATTERN,
+  USD_PATTERN,
+  DURATION_PATTERN,
+  QUANTITY_PATTERN,
+} from './resources/field-schemas.js';
+export * from './client/index.js';
