@@ -22,7 +22,8 @@ export interface UserInfo {
 
 /** The request attributes RBAC decides on (Kubernetes' authorizer.Attributes). */
 export interface RequestAttributes {
-  verb: 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | string;
+  /** get, list, watch, create, update, patch, delete, deletecollection, or bind, escalate, impersonate... */
+  verb: string;
   /** '' for the core group. */
   apiGroup: string;
   /** Plural resource name, e.g. 'pods', 'workspaces'. */

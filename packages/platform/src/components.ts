@@ -3,6 +3,7 @@ import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bootstrapCluster } from './cluster-bootstrap.js';
 import type { ComponentSpec } from './supervisor.js';
 
 export interface LocalPlatform {
@@ -13,10 +14,14 @@ export interface LocalPlatform {
   /** Port of the sandbox's MCP listener; its human-facing API takes the next one. */
   sandboxPort: number;
   dashboardPort: number;
+  clusterPort: number;
+  /** A kubeconfig of a cluster to use instead of the embedded one (KUBECONFIG). */
+  kubeconfig?: string | undefined;
 }
 
 export const DEFAULT_SANDBOX_PORT = 7070;
 export const DEFAULT_DASHBOARD_PORT = 3000;
+export const DEFAULT_CLUSTER_PORT = 6443;
 /** The local dashboard's initial admin. */
 export const LOCAL_ADMIN_USERNAME = 'admin';
 
@@ -80,6 +85,7 @@ async function sampleWorkspace(dataDir: string): Promise<string> {
  */
 export async function localComponents(platform: LocalPlatform): Promise<ComponentSpec[]> {
   const { host, sandboxPort, dashboardPort } = platform;
+  const cluster = platform.kubeconfig === undefined ? [embeddedCluster(platform)] : [];
   const dashboardDir = join(platform.dataDir, 'dashboard');
   const secrets = await localSecrets(dashboardDir);
   const workspace = await sampleWorkspace(platform.dataDir);
@@ -87,6 +93,7 @@ export async function localComponents(platform: LocalPlatform): Promise<Componen
   // (a terminal, SSH keys), so there the human API wants the identity headers like in production.
   const devMode = isLoopback(host);
   return [
+    ...cluster,
     {
       name: 'sandbox',
       command: process.execPath,
@@ -134,4 +141,33 @@ export async function localComponents(platform: LocalPlatform): Promise<Componen
       ],
     },
   ];
+}
+
+/**
+ * The embedded Kubernetes API, when no cluster is configured: state under the data folder, a
+ * kubeconfig there for kubectl, Paddock's CRDs and the sample resources installed once it is ready.
+ */
+function embeddedCluster(platform: LocalPlatform): ComponentSpec {
+  const { host, clusterPort } = platform;
+  const dir = join(platform.dataDir, 'cluster');
+  const kubeconfig = join(dir, 'kubeconfig');
+  return {
+    name: 'cluster',
+    command: process.execPath,
+    args: [
+      binOf('@paddock/cluster-local', 'paddock-cluster'),
+      '--listen',
+      `${host}:${clusterPort}`,
+      '--data',
+      dir,
+      '--kubeconfig',
+      kubeconfig,
+    ],
+    readyUrl: url(host, clusterPort, '/readyz'),
+    banner: [
+      `Kubernetes API:           ${url(host, clusterPort, '')}`,
+      `kubectl:                  kubectl --kubeconfig ${kubeconfig} get workspaces`,
+    ],
+    afterReady: () => bootstrapCluster(kubeconfig, join(repositoryRoot, 'examples', 'resources')),
+  };
 }

@@ -14,6 +14,11 @@ export interface ComponentSpec {
   readyUrl?: string;
   /** Printed once the whole platform is ready: addresses, credentials, next steps. */
   banner?: readonly string[];
+  /**
+   * Runs once the component is ready, before the next one starts (e.g. installing resources);
+   * the lines it returns join the banner. A failure stops the start.
+   */
+  afterReady?: () => Promise<string[]>;
 }
 
 export interface SupervisorOptions {
@@ -40,6 +45,8 @@ interface Running {
  */
 export class Supervisor {
   private readonly running = new Map<string, Running>();
+  /** Banner lines that afterReady steps produced, by component. */
+  readonly extraBanner = new Map<string, string[]>();
   private readonly width: number;
   private stopping = false;
   private failure: ((reason: string) => void) | undefined;
@@ -67,6 +74,7 @@ export class Supervisor {
       if (this.stopping) return;
       this.launch(spec, index, []);
       if (spec.readyUrl) await this.waitReady(spec);
+      if (spec.afterReady) this.extraBanner.set(spec.name, await spec.afterReady());
     }
   }
 

@@ -1,6 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { DEFAULT_DASHBOARD_PORT, DEFAULT_SANDBOX_PORT, localComponents } from './components.js';
+import {
+  DEFAULT_CLUSTER_PORT,
+  DEFAULT_DASHBOARD_PORT,
+  DEFAULT_SANDBOX_PORT,
+  localComponents,
+} from './components.js';
 import { Supervisor, type ComponentSpec } from './supervisor.js';
 
 export interface UpOptions {
@@ -8,6 +13,9 @@ export interface UpOptions {
   host: string;
   sandboxPort?: number;
   dashboardPort?: number;
+  clusterPort?: number;
+  /** A cluster's kubeconfig (KUBECONFIG): the platform uses it instead of the embedded cluster. */
+  kubeconfig?: string | undefined;
   out?: NodeJS.WritableStream;
   /** Replaces the built-in component list (used by tests of the supervisor wiring). */
   components?: ComponentSpec[];
@@ -28,6 +36,8 @@ export async function up(options: UpOptions): Promise<number> {
       host: options.host,
       sandboxPort: options.sandboxPort ?? DEFAULT_SANDBOX_PORT,
       dashboardPort: options.dashboardPort ?? DEFAULT_DASHBOARD_PORT,
+      clusterPort: options.clusterPort ?? DEFAULT_CLUSTER_PORT,
+      kubeconfig: options.kubeconfig,
     }));
   const supervisor = new Supervisor(specs, {
     out,
@@ -47,7 +57,7 @@ export async function up(options: UpOptions): Promise<number> {
     const started = supervisor.start().then(() => 'started' as const);
     const first = await Promise.race([started, stopSignal, supervisor.failed]);
     if (first === 'started') {
-      printBanner(supervisor, specs);
+      printBanner(supervisor, specs, supervisor.extraBanner);
       const reason = await Promise.race([
         stopSignal.then((r) => ({ ok: true, reason: r })),
         supervisor.failed.then((r) => ({ ok: false, reason: r })),
@@ -71,12 +81,18 @@ export async function up(options: UpOptions): Promise<number> {
   }
 }
 
-function printBanner(supervisor: Supervisor, specs: readonly ComponentSpec[]): void {
+function printBanner(
+  supervisor: Supervisor,
+  specs: readonly ComponentSpec[],
+  extra: ReadonlyMap<string, string[]>,
+): void {
   if (specs.length === 0) {
     supervisor.say('no components are part of the local platform yet');
   }
   for (const spec of specs) {
-    for (const line of spec.banner ?? []) supervisor.say(`  ${spec.name}: ${line}`);
+    for (const line of [...(spec.banner ?? []), ...(extra.get(spec.name) ?? [])]) {
+      supervisor.say(`  ${spec.name}: ${line}`);
+    }
   }
   supervisor.say('Paddock is running. Press Ctrl-C to stop.');
 }

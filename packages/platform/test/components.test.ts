@@ -11,13 +11,40 @@ describe('the local platform’s components', () => {
     }
   });
 
+  it('runs the embedded cluster only when no kubeconfig names another', async () => {
+    const dir = await tempDir();
+    try {
+      const names = async (kubeconfig?: string) =>
+        (
+          await localComponents({
+            dataDir: dir.path,
+            host: '127.0.0.1',
+            sandboxPort: 7070,
+            dashboardPort: 3000,
+            clusterPort: 6443,
+            kubeconfig,
+          })
+        ).map((c) => c.name);
+      assert.deepEqual(await names(), ['cluster', 'sandbox', 'dashboard']);
+      assert.deepEqual(await names('/etc/kubeconfig'), ['sandbox', 'dashboard']);
+    } finally {
+      await dir.remove();
+    }
+  });
+
   it('runs the sandbox’s human API in dev mode on loopback only', async () => {
     const dir = await tempDir();
     try {
-      const args = async (host: string) =>
-        (
-          await localComponents({ dataDir: dir.path, host, sandboxPort: 7070, dashboardPort: 3000 })
-        )[0]!.args;
+      const args = async (host: string) => {
+        const components = await localComponents({
+          dataDir: dir.path,
+          host,
+          sandboxPort: 7070,
+          dashboardPort: 3000,
+          clusterPort: 6443,
+        });
+        return components.find((c) => c.name === 'sandbox')!.args;
+      };
       assert.ok((await args('127.0.0.1')).includes('-dev-mode'));
       const exposed = await args('0.0.0.0');
       assert.ok(!exposed.includes('-dev-mode'), 'off loopback identity headers are required');

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
 import { describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import { freePort, start, tempDir } from '@paddock/testing';
 
 const bin = join(import.meta.dirname, '..', 'bin', 'paddock.js');
+const runCommand = promisify(execFile);
 
 describe('the paddock command', () => {
   it('prints its usage with --help', async () => {
@@ -22,21 +25,28 @@ describe('the paddock command', () => {
     }
   });
 
-  it('runs the local platform with the sandbox on a sample workspace, state under --data, and stops cleanly on Ctrl-C', async () => {
+  it('runs the local platform (embedded cluster with the samples, sandbox, dashboard), state under --data, and stops cleanly on Ctrl-C', async () => {
     const dir = await tempDir();
     const data = join(dir.path, 'state');
     const port = await freePort();
     const dashboardPort = await freePort();
-    const run = start(process.execPath, [
-      bin,
-      'up',
-      '--data',
-      data,
-      '--sandbox-port',
-      String(port),
-      '--dashboard-port',
-      String(dashboardPort),
-    ]);
+    const clusterPort = await freePort();
+    const run = start(
+      process.execPath,
+      [
+        bin,
+        'up',
+        '--data',
+        data,
+        '--sandbox-port',
+        String(port),
+        '--dashboard-port',
+        String(dashboardPort),
+        '--cluster-port',
+        String(clusterPort),
+      ],
+      { env: { ...process.env, KUBECONFIG: '' } },
+    );
     try {
       await run.waitForOutput(/Paddock is running\. Press Ctrl-C to stop\./, 60_000);
       assert.ok(existsSync(join(data, 'workspaces', 'sample', 'src', 'greet.js')));
@@ -61,6 +71,14 @@ describe('the paddock command', () => {
         existsSync(join(data, 'dashboard', 'users.db')),
         'the user store lives under --data',
       );
+      // The embedded cluster serves the CRDs and the samples, to kubectl through its kubeconfig.
+      const kubeconfig = join(data, 'cluster', 'kubeconfig');
+      const kubectl = (...args: string[]) =>
+        runCommand('kubectl', ['--kubeconfig', kubeconfig, ...args]);
+      const workspaces = await kubectl('get', 'workspaces', '-o', 'name');
+      assert.equal(workspaces.stdout.trim(), 'workspace.paddock.dev/sample');
+      const agents = await kubectl('get', 'ar', '-n', 'paddock-sample', '-o', 'name');
+      assert.equal(agents.stdout.trim(), 'agentruntime.paddock.dev/sample-agent');
       run.child.kill('SIGINT');
       const { code } = await run.exited;
       assert.equal(code, 0, run.output());

@@ -41,6 +41,7 @@ export const PREREQUISITES: readonly Prerequisite[] = [
     found: () => ['ssh', 'scp', 'sftp', 'ssh-keygen'].every(onPath),
   },
   { what: 'unzip', debianPackage: 'unzip', found: () => onPath('unzip') },
+  { what: 'kubectl', debianPackage: 'kubernetes-client', found: () => onPath('kubectl') },
   { what: 'zip', debianPackage: 'zip', found: () => onPath('zip') },
 ];
 

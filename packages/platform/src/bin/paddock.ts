@@ -15,6 +15,9 @@ Options of up:
                 human-facing API takes the next port
   --dashboard-port N
                 port of the dashboard (default 3000)
+  --cluster-port N
+                port of the embedded Kubernetes API (default 6443); it runs
+                only when KUBECONFIG names no cluster to use instead
 
   -h, --help    show this help
   --version     print the version`;
@@ -31,6 +34,7 @@ function parseCommandLine(args: string[]) {
         host: { type: 'string' },
         'sandbox-port': { type: 'string' },
         'dashboard-port': { type: 'string' },
+        'cluster-port': { type: 'string' },
       },
     });
   } catch (err) {
@@ -62,5 +66,7 @@ runMain(async () => {
     host: values.host ?? '127.0.0.1',
     sandboxPort: portOption('--sandbox-port', values['sandbox-port']),
     dashboardPort: portOption('--dashboard-port', values['dashboard-port']),
+    clusterPort: portOption('--cluster-port', values['cluster-port']),
+    kubeconfig: process.env.KUBECONFIG === '' ? undefined : process.env.KUBECONFIG,
   });
 }, USAGE);

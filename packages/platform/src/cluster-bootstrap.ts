@@ -1,0 +1,97 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  CORE_KINDS,
+  KINDS,
+  Kube,
+  NotFoundError,
+  type ApiResource,
+  type KubeObject,
+} from '@paddock/kube';
+import { parseAllDocuments } from 'yaml';
+
+/** How long the API server may take to serve a kind after its CRD was created. */
+const CRD_SERVED_TIMEOUT_MS = 30_000;
+
+/** Creates the object unless one of that name exists: a restart never clobbers a user's edits. */
+async function createIfAbsent(kube: Kube, kind: ApiResource, object: KubeObject): Promise<boolean> {
+  const client = kube.resource<KubeObject>(kind);
+  const name = object.metadata?.name ?? '';
+  try {
+    await client.get(name, object.metadata?.namespace);
+    return false;
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+  }
+  await client.create(object);
+  return true;
+}
+
+async function waitServed(kube: Kube, kind: ApiResource): Promise<void> {
+  const deadline = Date.now() + CRD_SERVED_TIMEOUT_MS;
+  for (;;) {
+    try {
+      await kube.resource(kind).list({ limit: 1 });
+      return;
+    } catch (err) {
+      if (!(err instanceof NotFoundError) || Date.now() > deadline) throw err;
+      await sleep(100);
+    }
+  }
+}
+
+/** The kind an object of a sample file is, among Paddock's and the core kinds. */
+function kindOf(object: KubeObject): ApiResource {
+  const all: ApiResource[] = [...KINDS, ...Object.values(CORE_KINDS)];
+  const found = all.find(
+    (k) =>
+      k.kind === object.kind &&
+      (k.group === '' ? k.version : `${k.group}/${k.version}`) === object.apiVersion,
+  );
+  if (!found) throw new Error(`no kind ${object.apiVersion}/${object.kind} to apply`);
+  return found;
+}
+
+/**
+ * Readies the embedded cluster for the local platform: Paddock's CRDs, then the sample resources
+ * of a folder (a workspace, its tool registry, an agent and its prompt pack). Returns what it did,
+ * for the banner.
+ */
+export async function bootstrapCluster(kubeconfig: string, samplesDir: string): Promise<string[]> {
+  const kube = Kube.connect({ kubeconfig });
+  let installed = 0;
+  for (const kind of KINDS) {
+    if (await createIfAbsent(kube, CORE_KINDS.customResourceDefinition, kind.crd)) installed++;
+  }
+  for (const kind of KINDS) await waitServed(kube, kind);
+  const files = (await readdir(samplesDir)).filter((f) => f.endsWith('.yaml')).sort();
+  // Workspaces first: the namespaces of the others come from them.
+  const objects = (
+    await Promise.all(
+      files.map(async (f) =>
+        parseAllDocuments(await readFile(join(samplesDir, f), 'utf8')).map(
+          (d) => d.toJSON() as KubeObject,
+        ),
+      ),
+    )
+  )
+    .flat()
+    .sort((a, b) => Number(b.kind === 'Workspace') - Number(a.kind === 'Workspace'));
+  let applied = 0;
+  for (const object of objects) {
+    const namespace = object.metadata?.namespace;
+    if (namespace !== undefined) {
+      await createIfAbsent(kube, CORE_KINDS.namespace, {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: namespace },
+      });
+    }
+    if (await createIfAbsent(kube, kindOf(object), object)) applied++;
+  }
+  return [
+    `CRDs installed:           ${installed} new of ${KINDS.length}`,
+    `sample resources:         ${applied} new of ${objects.length} (examples/resources)`,
+  ];
+}
