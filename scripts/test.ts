@@ -14,7 +14,8 @@ function testFiles(dir: string): string[] {
   if (!stat) return [];
   if (stat.isFile()) return dir.endsWith('.test.ts') ? [dir] : [];
   return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.name !== 'node_modules' && e.name !== 'dist' && e.name !== 'fixtures')
+    // Links are not followed: a workspace link would walk into itself.
+    .filter((e) => !e.isSymbolicLink() && !['node_modules', 'dist', 'fixtures'].includes(e.name))
     .flatMap((e) => testFiles(join(dir, e.name)));
 }
 
