@@ -13,10 +13,12 @@ function testFiles(dir: string): string[] {
   const stat = statSync(dir, { throwIfNoEntry: false });
   if (!stat) return [];
   if (stat.isFile()) return dir.endsWith('.test.ts') ? [dir] : [];
-  return readdirSync(dir, { withFileTypes: true })
-    // Links are not followed: a workspace link would walk into itself.
-    .filter((e) => !e.isSymbolicLink() && !['node_modules', 'dist', 'fixtures'].includes(e.name))
-    .flatMap((e) => testFiles(join(dir, e.name)));
+  return (
+    readdirSync(dir, { withFileTypes: true })
+      // Links are not followed: a workspace link would walk into itself.
+      .filter((e) => !e.isSymbolicLink() && !['node_modules', 'dist', 'fixtures'].includes(e.name))
+      .flatMap((e) => testFiles(join(dir, e.name)))
+  );
 }
 
 const args = process.argv.slice(2);
