@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { Log, type KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig, Log } from '@kubernetes/client-node';
 import { CORE_KINDS, resourcePath, type ApiResource } from './kinds.js';
 import { loadKubeConfig, type ClusterTarget } from './kube-config.js';
 import { ResourceClient, type KubeObject } from './resource-client.js';
@@ -52,9 +52,12 @@ export class Kube {
 
   /** A cluster as a given bearer token sees it (e.g. a workspace ServiceAccount's). */
   as(token: string): Kube {
-    const server = this.config.getCurrentCluster()?.server;
-    if (server === undefined) throw new Error('the cluster has no server address');
-    return Kube.connect({ url: server, token });
+    const cluster = this.config.getCurrentCluster();
+    if (!cluster) throw new Error('the cluster has no server address');
+    // The same server and certificate authority, another user.
+    const config = new KubeConfig();
+    config.loadFromClusterAndUser(cluster, { name: 'token', token });
+    return new Kube(config);
   }
 
   resource<T extends KubeObject>(kind: ApiResource): ResourceClient<T> {
