@@ -173,8 +173,13 @@ export const toolRegistryStatusSchema = {
         properties: {
           handlerName: { type: 'string' },
           name: { type: 'string' },
-          status: { type: 'string', description: 'Available when the tool can be called.' },
+          status: {
+            type: 'string',
+            enum: ['Available', 'Unavailable', 'Unknown'],
+            description: 'Available when the tool can be called.',
+          },
           endpoint: { type: 'string' },
+          error: { type: 'string', description: 'Why the tool is not available.' },
         },
       },
     },

@@ -1,0 +1,2 @@
+// The operator's public surface grows as its controllers land.
+export {};

@@ -1,0 +1,58 @@
+// What the Workspace controller must make exist, computed from the Workspace alone.
+export type * from './kube-objects.js';
+export type { IgnoredKey, KeySource } from './reserved-keys.js';
+export {
+  LABEL_WORKSPACE,
+  LABEL_MANAGED_BY,
+  MANAGED_BY,
+  ANNOTATION_OWNER_WORKSPACE,
+  ANNOTATION_OWNER_UID,
+  workspaceLabelValue,
+  ownedSelector,
+  isOwnedBy,
+} from './ownership.js';
+export {
+  LABEL_ENVIRONMENT,
+  ANNOTATION_NAMESPACE_CREATED,
+  desiredNamespace,
+  namespaceOwnership,
+  namespaceCreatedByWorkspace,
+  planNamespace,
+  type ObservedNamespace,
+  type NamespacePlan,
+} from './namespace.js';
+export { WORKSPACE_ROLES, clusterRoleName } from './roles.js';
+export { workspaceClusterRole, WORKSPACE_CLUSTER_ROLES } from './cluster-roles.js';
+export {
+  serviceAccountName,
+  serviceAccountNames,
+  desiredServiceAccounts,
+} from './service-accounts.js';
+export { parseRfc3339, isGrantActive, nextExpiry } from './grant-expiry.js';
+export {
+  LABEL_BINDING_SOURCE,
+  ANNOTATION_EXPIRES,
+  desiredRoleBindings,
+  pruneBindings,
+  type DesiredRoleBindings,
+} from './role-bindings.js';
+export { memberCounts, type MemberCounts } from './members.js';
+export { QUOTA_NAME, desiredResourceQuota } from './quota.js';
+export {
+  DEFAULT_PLATFORM_NAMESPACE,
+  SYSTEM_NAMESPACE,
+  LABEL_NAMESPACE_NAME,
+  PRIVATE_IPV4_RANGES,
+  PRIVATE_IPV6_RANGES,
+  isolationPolicyName,
+  desiredNetworkPolicy,
+  type DesiredNetworkPolicy,
+  type IgnoredPeer,
+} from './network-policy.js';
+export {
+  workspaceConditions,
+  type WorkspaceFacts,
+  type NamespaceState,
+  type StepState,
+  type WorkspacePhase,
+} from './phase.js';
