@@ -1,2 +1,5 @@
-// The operator's public surface grows as its controllers land.
-export {};
+export { main, USAGE, operatorEnv } from './main.js';
+export * from './workspace/index.js';
+export * from './toolregistry/index.js';
+export { WorkspaceController, WORKSPACE_FINALIZER } from './controllers/workspace-controller.js';
+export { ToolRegistryController } from './controllers/tool-registry-controller.js';

@@ -11,6 +11,9 @@ import {
 } from '@paddock/kube';
 import { parseAllDocuments } from 'yaml';
 
+/** Where the platform's own components keep their state in the cluster. */
+export const PLATFORM_NAMESPACE = 'paddock-system';
+
 /** How long the API server may take to serve a kind after its CRD was created. */
 const CRD_SERVED_TIMEOUT_MS = 30_000;
 
@@ -60,6 +63,12 @@ function kindOf(object: KubeObject): ApiResource {
  */
 export async function bootstrapCluster(kubeconfig: string, samplesDir: string): Promise<string[]> {
   const kube = Kube.connect({ kubeconfig });
+  // The platform's own namespace: the operator's leader-election Lease lives there.
+  await createIfAbsent(kube, CORE_KINDS.namespace, {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: PLATFORM_NAMESPACE },
+  });
   let installed = 0;
   for (const kind of KINDS) {
     if (await createIfAbsent(kube, CORE_KINDS.customResourceDefinition, kind.crd)) installed++;

@@ -22,6 +22,8 @@ export interface LocalPlatform {
 export const DEFAULT_SANDBOX_PORT = 7070;
 export const DEFAULT_DASHBOARD_PORT = 3000;
 export const DEFAULT_CLUSTER_PORT = 6443;
+/** The operator's health and metrics port: the cluster's port + 1. */
+const OPERATOR_PORT_OFFSET = 1;
 /** The local dashboard's initial admin. */
 export const LOCAL_ADMIN_USERNAME = 'admin';
 
@@ -85,7 +87,8 @@ async function sampleWorkspace(dataDir: string): Promise<string> {
  */
 export async function localComponents(platform: LocalPlatform): Promise<ComponentSpec[]> {
   const { host, sandboxPort, dashboardPort } = platform;
-  const cluster = platform.kubeconfig === undefined ? [embeddedCluster(platform)] : [];
+  const cluster =
+    platform.kubeconfig === undefined ? [embeddedCluster(platform), operator(platform)] : [];
   const dashboardDir = join(platform.dataDir, 'dashboard');
   const secrets = await localSecrets(dashboardDir);
   const workspace = await sampleWorkspace(platform.dataDir);
@@ -169,5 +172,23 @@ function embeddedCluster(platform: LocalPlatform): ComponentSpec {
       `kubectl:                  kubectl --kubeconfig ${kubeconfig} get workspaces`,
     ],
     afterReady: () => bootstrapCluster(kubeconfig, join(repositoryRoot, 'examples', 'resources')),
+  };
+}
+
+/** The operator, against the embedded cluster: it makes the sample workspace and registry Ready. */
+function operator(platform: LocalPlatform): ComponentSpec {
+  const { host } = platform;
+  const port = platform.clusterPort + OPERATOR_PORT_OFFSET;
+  return {
+    name: 'operator',
+    command: process.execPath,
+    args: [
+      binOf('@paddock/operator', 'paddock-operator'),
+      '--kubeconfig',
+      join(platform.dataDir, 'cluster', 'kubeconfig'),
+    ],
+    env: { SVC_OPERATOR_LISTEN_ADDR: `${host}:${port}` },
+    readyUrl: url(host, port, '/readyz'),
+    banner: [`metrics:                  ${url(host, port, '/metrics')}`],
   };
 }

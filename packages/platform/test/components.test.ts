@@ -25,7 +25,7 @@ describe('the local platform’s components', () => {
             kubeconfig,
           })
         ).map((c) => c.name);
-      assert.deepEqual(await names(), ['cluster', 'sandbox', 'dashboard']);
+      assert.deepEqual(await names(), ['cluster', 'operator', 'sandbox', 'dashboard']);
       assert.deepEqual(await names('/etc/kubeconfig'), ['sandbox', 'dashboard']);
     } finally {
       await dir.remove();

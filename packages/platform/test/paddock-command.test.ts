@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { freePort, start, tempDir } from '@paddock/testing';
+import { eventually, freePort, start, tempDir } from '@paddock/testing';
 
 const bin = join(import.meta.dirname, '..', 'bin', 'paddock.js');
 const runCommand = promisify(execFile);
@@ -79,6 +79,19 @@ describe('the paddock command', () => {
       assert.equal(workspaces.stdout.trim(), 'workspace.paddock.dev/sample');
       const agents = await kubectl('get', 'ar', '-n', 'paddock-sample', '-o', 'name');
       assert.equal(agents.stdout.trim(), 'agentruntime.paddock.dev/sample-agent');
+      // The operator makes the sample workspace Ready: its namespace, accounts and bindings exist.
+      await eventually(
+        'the sample workspace Ready',
+        async () =>
+          (await kubectl('get', 'ws', 'sample', '-o', 'jsonpath={.status.phase}')).stdout ===
+          'Ready'
+            ? true
+            : undefined,
+        30_000,
+        250,
+      );
+      const accounts = await kubectl('get', 'sa', '-n', 'paddock-sample', '-o', 'name');
+      assert.match(accounts.stdout, /serviceaccount\/workspace-viewer/);
       run.child.kill('SIGINT');
       const { code } = await run.exited;
       assert.equal(code, 0, run.output());

@@ -25,6 +25,9 @@ export function retryDelayMs(failures: number, baseMs: number, maxMs: number): n
   return Math.min(baseMs * 2 ** exponent, maxMs);
 }
 
+/** The longest delay a Node.js timer takes. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * A keyed work queue in the manner of client-go's: a key is queued at most once however often it
  * is added; a key added while being processed is processed once more afterwards, never by two
@@ -78,9 +81,11 @@ export class WorkQueue {
   }
 
   /** Adds the key after a delay; of several pending delays for a key, the earliest wins. */
-  addAfter(key: string, ms: number): void {
+  addAfter(key: string, requestedMs: number): void {
     if (this.stopping) return;
-    if (ms <= 0) return this.add(key);
+    if (requestedMs <= 0) return this.add(key);
+    // Timers take at most 2^31-1 ms (about 24 days); a later time is reached by requeueing then.
+    const ms = Math.min(requestedMs, MAX_TIMER_MS);
     const at = Date.now() + ms;
     const pending = this.delayed.get(key);
     if (pending !== undefined) {

@@ -156,6 +156,18 @@ describe('the work queue', () => {
     await queue.shutdown();
   });
 
+  it('waits for a delay beyond what a timer takes (a grant expiring in years) instead of running at once', async () => {
+    const seen: string[] = [];
+    const queue = new WorkQueue((key) => {
+      seen.push(key);
+    });
+    queue.start();
+    queue.addAfter('in-three-years', 3 * 365 * 86_400_000);
+    await sleep(50);
+    assert.deepEqual(seen, []);
+    await queue.shutdown();
+  });
+
   it('requeues a key after the delay its processing asks for', async () => {
     const outcomes: ProcessOutcome[] = [];
     let runs = 0;

@@ -1,0 +1,363 @@
+import type { Logger } from '@paddock/common';
+import {
+  Informer,
+  type Kube,
+  type KubeObject,
+  type ResourceClient,
+  type Workspace,
+  type WorkspaceStatus,
+} from '@paddock/kube';
+import type { EventRecorder } from '../runtime/events.js';
+import type { OperatorMetrics } from '../runtime/metrics.js';
+import { writeStatusIfChanged } from '../runtime/status.js';
+import { WorkQueue, type ProcessResult } from '../runtime/work-queue.js';
+import {
+  ANNOTATION_EXPIRES,
+  ANNOTATION_OWNER_WORKSPACE,
+  LABEL_BINDING_SOURCE,
+  LABEL_MANAGED_BY,
+  MANAGED_BY,
+  QUOTA_NAME,
+  WORKSPACE_CLUSTER_ROLES,
+  desiredNamespace,
+  desiredNetworkPolicy,
+  desiredResourceQuota,
+  desiredRoleBindings,
+  desiredServiceAccounts,
+  isOwnedBy,
+  isolationPolicyName,
+  memberCounts,
+  ownedSelector,
+  parseRfc3339,
+  planNamespace,
+  pruneBindings,
+  serviceAccountNames,
+  workspaceConditions,
+  type StepState,
+  type WorkspaceFacts,
+} from '../workspace/index.js';
+import { removeWorkspaceObjects } from './workspace/cleanup.js';
+import { workspaceClients, type WorkspaceClients } from './workspace/clients.js';
+import { covers } from './workspace/covers.js';
+import { deleteIfExists, ensureObject, getIfExists } from './workspace/ensure-object.js';
+
+export const WORKSPACE_FINALIZER = 'paddock.dev/workspace-cleanup';
+export const WORKSPACE_CONTROLLER = 'workspace';
+
+/** A namespace that is missing or held by another Workspace is looked at again this often. */
+const NAMESPACE_RECHECK_MS = 30_000;
+/** A namespace being deleted usually goes within seconds. */
+const TERMINATING_RECHECK_MS = 2_000;
+/** Past a grant's expiry, so that the grant reads as over when the pass runs. */
+const EXPIRY_MARGIN_MS = 50;
+
+export interface WorkspaceControllerDeps {
+  kube: Kube;
+  recorder: EventRecorder;
+  metrics: OperatorMetrics;
+  logger: Logger;
+  /** Where the dashboard and the operator run: isolated workspaces still accept its traffic. */
+  platformNamespace: string;
+  workers?: number;
+  now?: () => number;
+}
+
+/**
+ * Makes the cluster hold what each Workspace declares: its namespace, ServiceAccounts, RoleBindings,
+ * ResourceQuota and isolation NetworkPolicy, and reports the outcome in status. Workspaces and the
+ * objects made for them are watched, so a change to either (drift included) is reconciled.
+ */
+export class WorkspaceController {
+  private readonly clients: WorkspaceClients;
+  private readonly queue: WorkQueue;
+  private readonly informers: Informer<KubeObject>[] = [];
+  private readonly now: () => number;
+
+  constructor(private readonly deps: WorkspaceControllerDeps) {
+    this.clients = workspaceClients(deps.kube);
+    this.now = deps.now ?? Date.now;
+    this.queue = new WorkQueue((name) => this.reconcile(name), {
+      workers: deps.workers ?? 2,
+      onProcessed: (name, outcome, seconds, error) => {
+        deps.metrics.observeReconcile(WORKSPACE_CONTROLLER, outcome, seconds);
+        if (error !== undefined) {
+          deps.logger.warn({ err: error, workspace: name }, 'workspace reconcile failed');
+        }
+      },
+    });
+    deps.metrics.trackQueue(WORKSPACE_CONTROLLER, this.queue);
+  }
+
+  async start(): Promise<void> {
+    await this.ensureClusterRoles();
+    const onError = (err: unknown) => this.deps.logger.warn({ err }, 'workspace watch failed');
+    const workspaces = new Informer<KubeObject>(this.clients.workspaces, {}, onError);
+    workspaces.on((event, object) => {
+      if (event !== 'delete' && object.metadata?.name) this.queue.add(object.metadata.name);
+    });
+    this.informers.push(workspaces);
+    // What the controller made carries the owner's name: any change to it reconciles the owner.
+    const managed = { labelSelector: `${LABEL_MANAGED_BY}=${MANAGED_BY}` };
+    const owned: ResourceClient<KubeObject>[] = [
+      this.clients.namespaces,
+      this.clients.roleBindings,
+      this.clients.serviceAccounts,
+      this.clients.resourceQuotas,
+      this.clients.networkPolicies,
+    ];
+    for (const client of owned) {
+      const informer = new Informer<KubeObject>(client, managed, onError);
+      informer.on((_event, object) => {
+        const owner = object.metadata?.annotations?.[ANNOTATION_OWNER_WORKSPACE];
+        if (owner !== undefined) this.queue.add(owner);
+      });
+      this.informers.push(informer);
+    }
+    for (const informer of this.informers) informer.start();
+    await Promise.all(this.informers.map((informer) => informer.synced));
+    this.queue.start();
+  }
+
+  async stop(): Promise<void> {
+    for (const informer of this.informers) informer.stop();
+    await this.queue.shutdown();
+  }
+
+  /** Creates or updates the three workspace ClusterRoles that every RoleBinding refers to. */
+  private async ensureClusterRoles(): Promise<void> {
+    for (const role of WORKSPACE_CLUSTER_ROLES) await ensureObject(this.clients.clusterRoles, role);
+  }
+
+  /** One pass over the named Workspace; public so that a pass can be run and observed directly. */
+  async reconcile(name: string): Promise<ProcessResult> {
+    let workspace = await getIfExists(this.clients.workspaces, name);
+    if (workspace === undefined) return {};
+    const finalizers = workspace.metadata.finalizers ?? [];
+    if (workspace.metadata.deletionTimestamp !== undefined) {
+      if (finalizers.includes(WORKSPACE_FINALIZER)) await this.finalize(workspace);
+      return {};
+    }
+    if (!finalizers.includes(WORKSPACE_FINALIZER)) {
+      workspace = await this.clients.workspaces.replace({
+        ...workspace,
+        metadata: { ...workspace.metadata, finalizers: [...finalizers, WORKSPACE_FINALIZER] },
+      });
+    }
+    return this.apply(workspace);
+  }
+
+  private async finalize(workspace: Workspace): Promise<void> {
+    const outcome = await removeWorkspaceObjects(this.clients, workspace);
+    const namespace = workspace.spec.namespace.name;
+    if (outcome === 'deleted') {
+      await this.deps.recorder.normal(
+        workspace,
+        'NamespaceDeleted',
+        `Deleted namespace ${namespace}, which this Workspace created.`,
+      );
+    } else if (outcome === 'released') {
+      await this.deps.recorder.normal(
+        workspace,
+        'NamespaceReleased',
+        `Left the adopted namespace ${namespace} in place.`,
+      );
+    }
+    const finalizers = (workspace.metadata.finalizers ?? []).filter(
+      (f) => f !== WORKSPACE_FINALIZER,
+    );
+    await this.clients.workspaces.replace({
+      ...workspace,
+      metadata: { ...workspace.metadata, finalizers },
+    });
+  }
+
+  private async apply(workspace: Workspace): Promise<ProcessResult> {
+    const now = new Date(this.now());
+    const namespace = await this.applyNamespace(workspace);
+    const facts: WorkspaceFacts = {
+      namespace,
+      serviceAccounts: { ready: false },
+      roleBindings: { ready: false },
+      ...(workspace.spec.networkPolicy?.isolate === true && { networkPolicy: { ready: false } }),
+    };
+    let requeueAfterMs: number | undefined;
+    let rulesCount = 0;
+    const failures: unknown[] = [];
+    const step = async (run: () => Promise<void>): Promise<StepState> => {
+      try {
+        await run();
+        return { ready: true };
+      } catch (err) {
+        failures.push(err);
+        return { ready: false, error: err instanceof Error ? err.message : String(err) };
+      }
+    };
+
+    if (namespace.state === 'created' || namespace.state === 'adopted') {
+      facts.serviceAccounts = await step(() => this.applyServiceAccounts(workspace));
+      facts.roleBindings = await step(async () => {
+        const expiry = await this.applyRoleBindings(workspace, now);
+        if (expiry !== undefined) {
+          requeueAfterMs = Math.max(0, expiry.getTime() - now.getTime()) + EXPIRY_MARGIN_MS;
+        }
+      });
+      // No condition covers the quota: a failure shows in the event and the retry.
+      await step(() => this.applyQuota(workspace));
+      const policy = await step(async () => {
+        rulesCount = await this.applyNetworkPolicy(workspace);
+      });
+      if (facts.networkPolicy) facts.networkPolicy = policy;
+    } else if (namespace.state === 'terminating') {
+      requeueAfterMs = TERMINATING_RECHECK_MS;
+    } else if (namespace.state !== 'pending') {
+      requeueAfterMs = NAMESPACE_RECHECK_MS;
+    }
+
+    const { phase, conditions } = workspaceConditions(facts, {
+      now,
+      ...(workspace.metadata.generation === undefined
+        ? {}
+        : { generation: workspace.metadata.generation }),
+      ...(workspace.status?.conditions && { previous: workspace.status.conditions }),
+    });
+    const isolated = facts.networkPolicy !== undefined;
+    const status: WorkspaceStatus = {
+      phase,
+      ...(workspace.metadata.generation !== undefined && {
+        observedGeneration: workspace.metadata.generation,
+      }),
+      namespace: { name: namespace.name, created: namespace.state === 'created' },
+      serviceAccounts: serviceAccountNames(),
+      members: memberCounts(workspace, now),
+      networkPolicy: isolated
+        ? { name: isolationPolicyName(workspace), enabled: true, rulesCount }
+        : { enabled: false, rulesCount: 0 },
+      // Cost usage is reported by another part of the operator: kept as found.
+      ...(workspace.status?.costUsage && { costUsage: workspace.status.costUsage }),
+      conditions,
+    };
+    await writeStatusIfChanged(this.clients.workspaces, workspace, status);
+
+    if (failures.length > 0) {
+      const message = failures.map((e) => (e instanceof Error ? e.message : String(e))).join('; ');
+      await this.deps.recorder.warning(workspace, 'ReconcileFailed', message);
+      throw failures[0];
+    }
+    return requeueAfterMs === undefined ? {} : { requeueAfterMs };
+  }
+
+  /** Creates, updates or adopts the namespace, and says what state it is in. */
+  private async applyNamespace(workspace: Workspace): Promise<WorkspaceFacts['namespace']> {
+    const name = workspace.spec.namespace.name;
+    const existing = await getIfExists(this.clients.namespaces, name);
+    const plan = planNamespace(workspace, existing);
+    const { recorder } = this.deps;
+    if (plan.action === 'missing' || plan.action === 'terminating') {
+      return { name, state: plan.action };
+    }
+    if (plan.action === 'conflict') {
+      await recorder.warning(
+        workspace,
+        'NamespaceConflict',
+        `Namespace ${name} belongs to Workspace ${plan.owner}.`,
+      );
+      return { name, state: 'conflict', owner: plan.owner };
+    }
+    const { namespace, ignored } = desiredNamespace(workspace, { created: plan.created });
+    if (ignored.length > 0) {
+      const keys = ignored.map((k) => `${k.source}: ${k.key}`).join(', ');
+      await recorder.warning(workspace, 'ReservedKeysIgnored', `Reserved keys ignored (${keys}).`);
+    }
+    try {
+      await ensureObject(this.clients.namespaces, namespace, existing ?? null);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      await recorder.warning(workspace, 'NamespaceFailed', message);
+      return { name, state: 'pending', error: message };
+    }
+    if (plan.action === 'create') {
+      await recorder.normal(workspace, 'NamespaceCreated', `Created namespace ${name}.`);
+    } else if (plan.action === 'adopt') {
+      await recorder.normal(workspace, 'NamespaceAdopted', `Adopted existing namespace ${name}.`);
+    }
+    return { name, state: plan.created ? 'created' : 'adopted' };
+  }
+
+  private async applyServiceAccounts(workspace: Workspace): Promise<void> {
+    for (const account of desiredServiceAccounts(workspace)) {
+      await ensureObject(this.clients.serviceAccounts, account);
+    }
+  }
+
+  /** Creates and updates the desired bindings, prunes the rest; returns the next grant expiry. */
+  private async applyRoleBindings(workspace: Workspace, now: Date): Promise<Date | undefined> {
+    const namespace = workspace.spec.namespace.name;
+    const client = this.clients.roleBindings;
+    const { bindings, nextExpiry } = desiredRoleBindings(workspace, now);
+    const existing = (await client.listAll({ namespace, labelSelector: ownedSelector(workspace) }))
+      .items;
+    for (const binding of bindings) {
+      const found = existing.find((b) => b.metadata.name === binding.metadata.name);
+      if (found !== undefined && !covers(found.roleRef, binding.roleRef)) {
+        // roleRef cannot be changed in place.
+        await deleteIfExists(client, binding.metadata.name, namespace);
+        await client.create(binding);
+        continue;
+      }
+      await ensureObject(client, binding, found ?? null);
+    }
+    for (const stale of pruneBindings(existing, bindings, workspace)) {
+      await deleteIfExists(client, stale.metadata.name, namespace);
+      const expires = stale.metadata.annotations?.[ANNOTATION_EXPIRES];
+      const expired =
+        stale.metadata.labels?.[LABEL_BINDING_SOURCE] === 'directGrant' &&
+        expires !== undefined &&
+        (parseRfc3339(expires) ?? 0) <= now.getTime();
+      const subject = stale.subjects.map((s) => s.name).join(', ');
+      await this.deps.recorder.normal(
+        workspace,
+        expired ? 'GrantExpired' : 'RoleBindingRemoved',
+        expired
+          ? `The direct grant to ${subject} expired; removed RoleBinding ${stale.metadata.name}.`
+          : `Removed RoleBinding ${stale.metadata.name}, no longer in the spec.`,
+      );
+    }
+    return nextExpiry;
+  }
+
+  private async applyQuota(workspace: Workspace): Promise<void> {
+    const namespace = workspace.spec.namespace.name;
+    const desired = desiredResourceQuota(workspace);
+    if (desired !== undefined) {
+      await ensureObject(this.clients.resourceQuotas, desired);
+      return;
+    }
+    const found = await getIfExists(this.clients.resourceQuotas, QUOTA_NAME, namespace);
+    if (found && isOwnedBy(found, workspace)) {
+      await deleteIfExists(this.clients.resourceQuotas, QUOTA_NAME, namespace);
+    }
+  }
+
+  /** Applies or removes the isolation policy; returns its rule count (0 when off). */
+  private async applyNetworkPolicy(workspace: Workspace): Promise<number> {
+    const namespace = workspace.spec.namespace.name;
+    const name = isolationPolicyName(workspace);
+    const desired = desiredNetworkPolicy(workspace, {
+      platformNamespace: this.deps.platformNamespace,
+    });
+    if (desired !== undefined) {
+      await ensureObject(this.clients.networkPolicies, desired.policy);
+      return desired.rulesCount;
+    }
+    const found = await getIfExists(this.clients.networkPolicies, name, namespace);
+    if (found && isOwnedBy(found, workspace)) {
+      await deleteIfExists(this.clients.networkPolicies, name, namespace);
+      await this.deps.recorder.normal(
+        workspace,
+        'NetworkPolicyRemoved',
+        `Isolation turned off: removed NetworkPolicy ${name}.`,
+      );
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,158 @@
+import { hostname } from 'node:os';
+import {
+  createHttpApp,
+  createLogger,
+  env,
+  formatAddress,
+  Health,
+  listen,
+  loadConfig,
+  loggingEnv,
+  loggingFromEnv,
+  packageInfo,
+  Shutdown,
+  UsageError,
+} from '@paddock/common';
+import { Kube } from '@paddock/kube';
+import { ToolRegistryController } from './controllers/tool-registry-controller.js';
+import { WorkspaceController } from './controllers/workspace-controller.js';
+import { EventRecorder } from './runtime/events.js';
+import { LeaderElector } from './runtime/leader-election.js';
+import { OperatorMetrics, serveMetrics } from './runtime/metrics.js';
+
+export const USAGE = `Usage: paddock-operator [--kubeconfig FILE] [--help] [--version]
+
+Runs Paddock's Workspace and ToolRegistry controllers against the cluster of --kubeconfig, else of
+KUBECONFIG, else the in-cluster configuration of its pod. Configured through SVC_OPERATOR_*
+variables (docs/operator.md); serves /healthz, /readyz and /metrics on SVC_OPERATOR_LISTEN_ADDR.`;
+
+/** The operator's variables, each with its default. */
+export const operatorEnv = {
+  /** /healthz, /readyz and /metrics. */
+  SVC_OPERATOR_LISTEN_ADDR: env.address('127.0.0.1:8081'),
+  /** Reconciles run at once, per controller. */
+  SVC_OPERATOR_WORKERS: env.integer(4, { min: 1, max: 64 }),
+  /** Where the leader-election Lease lives, and the namespace the platform runs in. */
+  SVC_OPERATOR_NAMESPACE: env.string('paddock-system'),
+  SVC_OPERATOR_LEADER_ELECTION: env.boolean(true),
+  /** Seconds between two discoveries of a ToolRegistry that did not change. */
+  SVC_OPERATOR_TOOL_REDISCOVERY_SECONDS: env.integer(300, { min: 5 }),
+  /**
+   * Run the commands of stdio MCP handlers inside the operator. Whoever may edit a ToolRegistry
+   * could run code there: off unless every such editor is trusted (a single-user machine).
+   */
+  SVC_OPERATOR_ALLOW_STDIO: env.boolean(false),
+  /** Let handlers reference Services of other namespaces. */
+  SVC_OPERATOR_ALLOW_CROSS_NAMESPACE: env.boolean(false),
+  ...loggingEnv,
+};
+
+function kubeconfigFlag(argv: readonly string[]): string | undefined {
+  const index = argv.indexOf('--kubeconfig');
+  if (index === -1) {
+    if (argv.length > 0) throw new UsageError(`unknown argument "${argv[0]}"`);
+    return undefined;
+  }
+  const file = argv[index + 1];
+  if (file === undefined || file.startsWith('-')) throw new UsageError('--kubeconfig needs a file');
+  const rest = argv.filter((_, i) => i !== index && i !== index + 1);
+  if (rest.length > 0) throw new UsageError(`unknown argument "${rest[0]}"`);
+  return file;
+}
+
+/** `paddock-operator`: run the controllers while this replica leads, until a signal. */
+export async function main(argv: readonly string[], environment: NodeJS.ProcessEnv): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h'))
+    return void process.stdout.write(`${USAGE}\n`);
+  if (argv.includes('--version')) {
+    return void process.stdout.write(`${packageInfo(import.meta.url).version}\n`);
+  }
+  const kubeconfig = kubeconfigFlag(argv);
+  const config = loadConfig(operatorEnv, environment);
+  const logger = createLogger({ name: 'paddock-operator', ...loggingFromEnv(environment) });
+  const kube = Kube.connect(kubeconfig === undefined ? {} : { kubeconfig });
+
+  const metrics = new OperatorMetrics();
+  const recorder = new EventRecorder({ kube, logger });
+  const workspaces = new WorkspaceController({
+    kube,
+    recorder,
+    metrics,
+    logger,
+    platformNamespace: config.SVC_OPERATOR_NAMESPACE,
+    workers: config.SVC_OPERATOR_WORKERS,
+  });
+  const registries = new ToolRegistryController({
+    kube,
+    recorder,
+    metrics,
+    logger,
+    allowStdio: config.SVC_OPERATOR_ALLOW_STDIO,
+    allowCrossNamespace: config.SVC_OPERATOR_ALLOW_CROSS_NAMESPACE,
+    rediscoverMs: config.SVC_OPERATOR_TOOL_REDISCOVERY_SECONDS * 1000,
+    workers: config.SVC_OPERATOR_WORKERS,
+  });
+
+  // Controllers run only while this replica leads; a standby stays ready to take over.
+  let running = false;
+  const startControllers = async () => {
+    if (running) return;
+    running = true;
+    metrics.setLeader(true);
+    await Promise.all([workspaces.start(), registries.start()]);
+    logger.info('leading: controllers started');
+  };
+  const stopControllers = async () => {
+    if (!running) return;
+    running = false;
+    metrics.setLeader(false);
+    await Promise.all([workspaces.stop(), registries.stop()]);
+  };
+
+  const app = createHttpApp({ logger });
+  const health = new Health();
+  health.register(app);
+  app.get('/metrics', serveMetrics(metrics));
+  const shutdown = new Shutdown({ logger }).add('controllers', stopControllers);
+
+  if (config.SVC_OPERATOR_LEADER_ELECTION) {
+    const elector = new LeaderElector({
+      kube,
+      namespace: config.SVC_OPERATOR_NAMESPACE,
+      name: 'paddock-operator',
+      identity: `${hostname()}_${process.pid}`,
+      logger,
+      onStartedLeading: () =>
+        void startControllers().catch((err: unknown) => {
+          logger.error({ err }, 'controllers failed to start');
+        }),
+      onLostLeadership: () => {
+        logger.warn('lost leadership: controllers stopped');
+        void stopControllers();
+      },
+    });
+    // The controllers stop before the lease is released, so two leaders never overlap.
+    shutdown.add('leader election', async () => {
+      await stopControllers();
+      await elector.stop();
+    });
+    elector.start();
+  } else {
+    await startControllers();
+  }
+  shutdown
+    .add('http', async () => {
+      health.startDraining();
+      await app.close();
+    })
+    .listen();
+  const bound = await listen(app, config.SVC_OPERATOR_LISTEN_ADDR);
+  logger.info(
+    {
+      addr: formatAddress(bound),
+      leaderElection: config.SVC_OPERATOR_LEADER_ELECTION,
+      allowStdio: config.SVC_OPERATOR_ALLOW_STDIO,
+    },
+    'operator listening',
+  );
+}

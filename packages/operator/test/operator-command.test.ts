@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { CORE_KINDS, KINDS, Kube, type KubeObject, type Workspace } from '@paddock/kube';
+import { eventually, freePort, start, tempDir, type Started } from '@paddock/testing';
+
+const root = join(import.meta.dirname, '..', '..');
+const CLUSTER_BIN = join(root, 'cluster-local', 'bin', 'paddock-cluster.js');
+const OPERATOR_BIN = join(root, 'operator', 'bin', 'paddock-operator.js');
+const workspaceKind = KINDS.find((k) => k.kind === 'Workspace')!;
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let cluster: Started;
+let kube: Kube;
+let kubeconfig: string;
+
+before(async () => {
+  dir = await tempDir('paddock-operator-command-');
+  kubeconfig = join(dir.path, 'kubeconfig');
+  cluster = start(process.execPath, [
+    CLUSTER_BIN,
+    '--listen',
+    '127.0.0.1:0',
+    '--kubeconfig',
+    kubeconfig,
+  ]);
+  await cluster.waitForOutput(/"addr":"127\.0\.0\.1:\d+"/, 30_000);
+  kube = Kube.connect({ kubeconfig });
+  for (const kind of KINDS) {
+    await kube.resource<KubeObject>(CORE_KINDS.customResourceDefinition).create(kind.crd);
+  }
+  await kube.resource(CORE_KINDS.namespace).create({ metadata: { name: 'paddock-system' } });
+});
+after(async () => {
+  await cluster.stop();
+  await dir.remove();
+});
+
+describe('paddock-operator as a command', () => {
+  it('prints its usage, and exits 2 on an unknown argument', async () => {
+    const help = start(process.execPath, [OPERATOR_BIN, '--help']);
+    assert.equal((await help.exited).code, 0);
+    assert.match(help.output(), /Usage: paddock-operator/);
+    const wrong = start(process.execPath, [OPERATOR_BIN, '--colour']);
+    assert.equal((await wrong.exited).code, 2);
+    assert.match(wrong.output(), /^error: unknown argument "--colour"/);
+  });
+
+  it('leads, makes a Workspace Ready, serves its metrics, and stops cleanly, releasing its lease', async () => {
+    const port = await freePort();
+    const operator = start(process.execPath, [OPERATOR_BIN, '--kubeconfig', kubeconfig], {
+      env: {
+        ...process.env,
+        SVC_OPERATOR_LISTEN_ADDR: `127.0.0.1:${port}`,
+        SVC_LOG_FORMAT: 'json',
+      },
+    });
+    try {
+      await operator.waitForOutput(/leading: controllers started/, 30_000);
+      const workspaces = kube.resource<Workspace>(workspaceKind);
+      await workspaces.create({
+        apiVersion: 'paddock.dev/v1alpha1',
+        kind: 'Workspace',
+        metadata: { name: 'commanded' },
+        spec: {
+          displayName: 'Commanded',
+          namespace: { name: 'commanded', create: true },
+          roleBindings: [{ groups: ['team'], role: 'editor' }],
+          anonymousAccess: { enabled: false },
+        },
+      });
+      await eventually(
+        'the workspace Ready',
+        async () =>
+          (await workspaces.get('commanded')).status?.phase === 'Ready' ? true : undefined,
+        20_000,
+        100,
+      );
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      assert.match(metrics, /paddock_operator_leader 1/);
+      assert.match(
+        metrics,
+        /paddock_operator_reconcile_total\{[^}]*controller="workspace"[^}]*\} [1-9]/,
+      );
+      assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);
+
+      operator.child.kill('SIGTERM');
+      assert.equal((await operator.exited).code, 0, operator.output());
+      const lease = await kube
+        .resource<KubeObject & { spec?: { holderIdentity?: string } }>(CORE_KINDS.lease)
+        .get('paddock-operator', 'paddock-system');
+      assert.ok(!lease.spec?.holderIdentity, 'the lease is released for a standby');
+    } finally {
+      await operator.stop();
+    }
+  });
+});
