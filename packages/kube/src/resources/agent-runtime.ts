@@ -3,7 +3,7 @@ import type { KindDefinition } from '../custom-resource-definition.js';
 import type { FromSchema } from '../from-schema.js';
 import type { ObjectMeta } from '../object-meta.js';
 import { conditionsSchema } from './condition.js';
-import { count, observedGeneration, stringMap } from './field-schemas.js';
+import { count, observedGeneration, stringMap, usd } from './field-schemas.js';
 
 /** An agent: replicas of a sandbox image driven by a PromptPack. It owns the pods it runs. */
 
@@ -34,7 +34,25 @@ export const agentRuntimeStatusSchema = {
     replicas: count('Pods that exist.'),
     readyReplicas: count('Pods that are ready.'),
     observedGeneration,
-    conditions: conditionsSchema,
+    costUsage: {
+      type: 'object',
+      description:
+        'What the agent spent, reported by the agent itself: the UTC day and month the figures belong to, and its spend in USD over each. The Workspace controller sums the figures of the current day and month.',
+      properties: {
+        day: {
+          type: 'string',
+          pattern: String.raw`^\d{4}-\d{2}-\d{2}$`,
+          description: 'YYYY-MM-DD.',
+        },
+        dailySpend: usd('Spent on that day.'),
+        month: { type: 'string', pattern: String.raw`^\d{4}-\d{2}$`, description: 'YYYY-MM.' },
+        monthlySpend: usd('Spent in that month, that day included.'),
+      },
+    },
+    conditions: {
+      ...conditionsSchema,
+      description: 'ReplicasLimited when spec.replicas is over the workspace limit.',
+    },
   },
 } as const;
 

@@ -291,7 +291,7 @@ export const workspaceStatusSchema = {
     conditions: {
       ...conditionsSchema,
       description:
-        'Ready, NamespaceReady, ServiceAccountsReady, RoleBindingsReady and, with isolation, NetworkPolicyReady.',
+        'Ready, NamespaceReady, ServiceAccountsReady, RoleBindingsReady, with isolation NetworkPolicyReady, and with cost controls BudgetExceeded.',
     },
   },
 } as const;

@@ -36,6 +36,7 @@ import {
   type StepState,
   type WorkspaceFacts,
 } from '../workspace/index.js';
+import { applyAgentControls, type AgentControlsOutcome } from './workspace/agent-controls.js';
 import { removeWorkspaceObjects } from './workspace/cleanup.js';
 import { workspaceClients, type WorkspaceClients } from './workspace/clients.js';
 import { covers } from './workspace/covers.js';
@@ -72,6 +73,8 @@ export class WorkspaceController {
   private readonly queue: WorkQueue;
   private readonly informers: Informer<KubeObject>[] = [];
   private readonly now: () => number;
+  /** Namespace → the Workspaces naming it, so that an AgentRuntime's change reconciles its Workspace. */
+  private readonly byNamespace = new Map<string, Set<string>>();
 
   constructor(private readonly deps: WorkspaceControllerDeps) {
     this.clients = workspaceClients(deps.kube);
@@ -93,9 +96,20 @@ export class WorkspaceController {
     const onError = (err: unknown) => this.deps.logger.warn({ err }, 'workspace watch failed');
     const workspaces = new Informer<KubeObject>(this.clients.workspaces, {}, onError);
     workspaces.on((event, object) => {
-      if (event !== 'delete' && object.metadata?.name) this.queue.add(object.metadata.name);
+      const name = object.metadata?.name;
+      if (name === undefined) return;
+      this.trackNamespace(name, event === 'delete' ? undefined : (object as Workspace));
+      if (event !== 'delete') this.queue.add(name);
     });
     this.informers.push(workspaces);
+    // Agents report their spend and ask for replicas: either reconciles their Workspace.
+    const agents = new Informer<KubeObject>(this.clients.agentRuntimes, {}, onError);
+    agents.on((_event, object) => {
+      const namespace = object.metadata?.namespace;
+      if (namespace === undefined) return;
+      for (const name of this.byNamespace.get(namespace) ?? []) this.queue.add(name);
+    });
+    this.informers.push(agents);
     // What the controller made carries the owner's name: any change to it reconciles the owner.
     const managed = { labelSelector: `${LABEL_MANAGED_BY}=${MANAGED_BY}` };
     const owned: ResourceClient<KubeObject>[] = [
@@ -121,6 +135,16 @@ export class WorkspaceController {
   async stop(): Promise<void> {
     for (const informer of this.informers) informer.stop();
     await this.queue.shutdown();
+  }
+
+  private trackNamespace(name: string, workspace: Workspace | undefined): void {
+    for (const [namespace, names] of this.byNamespace) {
+      names.delete(name);
+      if (names.size === 0) this.byNamespace.delete(namespace);
+    }
+    const namespace = workspace?.spec.namespace.name;
+    if (namespace === undefined) return;
+    this.byNamespace.set(namespace, (this.byNamespace.get(namespace) ?? new Set()).add(name));
   }
 
   /** Creates or updates the three workspace ClusterRoles that every RoleBinding refers to. */
@@ -171,7 +195,8 @@ export class WorkspaceController {
     });
   }
 
-  private async apply(workspace: Workspace): Promise<ProcessResult> {
+  private async apply(found: Workspace): Promise<ProcessResult> {
+    let workspace = found;
     const now = new Date(this.now());
     const namespace = await this.applyNamespace(workspace);
     const facts: WorkspaceFacts = {
@@ -182,6 +207,7 @@ export class WorkspaceController {
     };
     let requeueAfterMs: number | undefined;
     let rulesCount = 0;
+    let agentControls: AgentControlsOutcome | undefined;
     const failures: unknown[] = [];
     const step = async (run: () => Promise<void>): Promise<StepState> => {
       try {
@@ -207,12 +233,28 @@ export class WorkspaceController {
         rulesCount = await this.applyNetworkPolicy(workspace);
       });
       if (facts.networkPolicy) facts.networkPolicy = policy;
+      await step(async () => {
+        agentControls = await applyAgentControls(
+          { clients: this.clients, recorder: this.deps.recorder, logger: this.deps.logger },
+          workspace,
+          now,
+        );
+      });
     } else if (namespace.state === 'terminating') {
       requeueAfterMs = TERMINATING_RECHECK_MS;
     } else if (namespace.state !== 'pending') {
       requeueAfterMs = NAMESPACE_RECHECK_MS;
     }
 
+    if (agentControls !== undefined) {
+      workspace = agentControls.workspace;
+      if (agentControls.budget) facts.budget = agentControls.budget;
+      if (agentControls.suspended !== undefined) facts.suspended = agentControls.suspended;
+      if (agentControls.requeueAfterMs !== undefined) {
+        requeueAfterMs = Math.min(requeueAfterMs ?? Infinity, agentControls.requeueAfterMs);
+      }
+    }
+    const costUsage = agentControls?.costUsage ?? workspace.status?.costUsage;
     const { phase, conditions } = workspaceConditions(facts, {
       now,
       ...(workspace.metadata.generation === undefined
@@ -232,8 +274,8 @@ export class WorkspaceController {
       networkPolicy: isolated
         ? { name: isolationPolicyName(workspace), enabled: true, rulesCount }
         : { enabled: false, rulesCount: 0 },
-      // Cost usage is reported by another part of the operator: kept as found.
-      ...(workspace.status?.costUsage && { costUsage: workspace.status.costUsage }),
+      // Without cost controls, whatever costUsage was found is kept.
+      ...(costUsage && { costUsage }),
       conditions,
     };
     await writeStatusIfChanged(this.clients.workspaces, workspace, status);

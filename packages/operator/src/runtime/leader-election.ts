@@ -43,6 +43,9 @@ export interface LeaderElectionOptions {
   logger?: Logger;
 }
 
+/** Tries to clear the holder at stop, when concurrent writes conflict. */
+const RELEASE_ATTEMPTS = 3;
+
 /** client-go's defaults. */
 export const DEFAULT_LEASE_DURATION_MS = 15_000;
 export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
@@ -110,23 +113,29 @@ export class LeaderElector {
     await this.loop;
     if (!this.leading) return;
     this.leading = false;
-    try {
-      const lease = await this.leases.get(this.options.name, this.options.namespace);
-      if (lease.spec?.holderIdentity !== this.identity) return;
-      const now = microTime(new Date());
-      await this.leases.replace({
-        ...lease,
-        spec: {
-          ...lease.spec,
-          holderIdentity: undefined,
-          leaseDurationSeconds: 1,
-          acquireTime: now,
-          renewTime: now,
-        },
-      });
-      this.logger.info({ lease: this.options.name }, 'released the leader lease');
-    } catch (err) {
-      this.logger.warn({ err, lease: this.options.name }, 'could not release the leader lease');
+    // A renewal that was in flight may have moved the resourceVersion: read again and retry.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const lease = await this.leases.get(this.options.name, this.options.namespace);
+        if (lease.spec?.holderIdentity !== this.identity) return;
+        const now = microTime(new Date());
+        await this.leases.replace({
+          ...lease,
+          spec: {
+            ...lease.spec,
+            holderIdentity: undefined,
+            leaseDurationSeconds: 1,
+            acquireTime: now,
+            renewTime: now,
+          },
+        });
+        this.logger.info({ lease: this.options.name }, 'released the leader lease');
+        return;
+      } catch (err) {
+        if (err instanceof ConflictError && attempt < RELEASE_ATTEMPTS) continue;
+        this.logger.warn({ err, lease: this.options.name }, 'could not release the leader lease');
+        return;
+      }
     }
   }
 

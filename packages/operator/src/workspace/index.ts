@@ -56,3 +56,33 @@ export {
   type StepState,
   type WorkspacePhase,
 } from './phase.js';
+export {
+  ANNOTATION_ALERTS_SENT,
+  budgetActions,
+  costUsage,
+  crossedThresholds,
+  exceededBudgets,
+  exceededMessage,
+  formatAlertsSent,
+  formatCents,
+  msUntilUtcMidnight,
+  parseAlertsSent,
+  parseCents,
+  planAlerts,
+  sumSpend,
+  utcDay,
+  utcMonth,
+  type AgentCostReport,
+  type BudgetAction,
+  type BudgetPeriod,
+  type CostControls,
+  type CostUsage,
+  type CrossedThreshold,
+  type SpendTotals,
+} from './cost.js';
+export {
+  ANNOTATION_PAUSED_REPLICAS,
+  CONDITION_REPLICAS_LIMITED,
+  pausedAgent,
+  replicasVerdict,
+} from './agent-controls.js';

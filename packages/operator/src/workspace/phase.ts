@@ -23,6 +23,8 @@ export interface WorkspaceFacts {
   networkPolicy?: StepState;
   /** Why the workspace is suspended, when cost controls decided so. */
   suspended?: string;
+  /** With cost controls: whether a budget is exceeded, reported as the BudgetExceeded condition. */
+  budget?: { exceeded: boolean; message: string };
 }
 
 export type WorkspacePhase = NonNullable<WorkspaceStatus['phase']>;
@@ -83,7 +85,16 @@ export function workspaceConditions(
     ready = { type: 'Ready', status: 'True', reason: 'WorkspaceReady', message: 'Ready for use.' };
   }
 
-  const conditions = [ready, ...parts].map((verdict) => stamp(verdict, context));
+  const verdicts = [ready, ...parts];
+  if (facts.budget) {
+    verdicts.push({
+      type: 'BudgetExceeded',
+      status: facts.budget.exceeded ? 'True' : 'False',
+      reason: facts.budget.exceeded ? 'BudgetExceeded' : 'WithinBudget',
+      message: facts.budget.message,
+    });
+  }
+  const conditions = verdicts.map((verdict) => stamp(verdict, context));
   return { phase, conditions };
 }
 

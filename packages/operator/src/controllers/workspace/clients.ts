@@ -1,5 +1,6 @@
 import {
   CORE_KINDS,
+  type AgentRuntime,
   KINDS,
   type Kube,
   type KubeObject,
@@ -17,6 +18,8 @@ import type {
 
 const workspaceKind = KINDS.find((kind) => kind.kind === 'Workspace');
 if (workspaceKind === undefined) throw new Error('the Workspace kind is not defined');
+const agentRuntimeKind = KINDS.find((kind) => kind.kind === 'AgentRuntime');
+if (agentRuntimeKind === undefined) throw new Error('the AgentRuntime kind is not defined');
 
 /** One typed client per kind the Workspace controller reads or writes. */
 export interface WorkspaceClients {
@@ -27,6 +30,7 @@ export interface WorkspaceClients {
   resourceQuotas: ResourceClient<ResourceQuotaObject & KubeObject>;
   networkPolicies: ResourceClient<NetworkPolicyObject & KubeObject>;
   clusterRoles: ResourceClient<ClusterRoleObject & KubeObject>;
+  agentRuntimes: ResourceClient<AgentRuntime>;
 }
 
 export function workspaceClients(kube: Kube): WorkspaceClients {
@@ -38,5 +42,8 @@ export function workspaceClients(kube: Kube): WorkspaceClients {
     resourceQuotas: kube.resource(CORE_KINDS.resourceQuota),
     networkPolicies: kube.resource(CORE_KINDS.networkPolicy),
     clusterRoles: kube.resource(CORE_KINDS.clusterRole),
+    agentRuntimes: kube.resource<AgentRuntime>(
+      agentRuntimeKind as NonNullable<typeof agentRuntimeKind>,
+    ),
   };
 }

@@ -1,0 +1,232 @@
+// The operator under load: 1,000 Workspaces applied at once (each creating its namespace, with a
+// group RoleBinding and network isolation) until all are Ready; the cluster writes one reconcile makes
+// when nothing changed; the operator's RSS at 1,000 and at 10,000 Workspaces (5,000 when the first
+// thousand show that 10,000 would take more than about three minutes here).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CORE_KINDS, KINDS, Kube, type KubeObject, type Workspace } from '@paddock/kube';
+import { freePort, start, tempDir } from '@paddock/testing';
+import { startServer } from './lib/processes.js';
+import { printTable, type Row } from './lib/table.js';
+
+const FIRST = 1_000;
+const SECOND = 10_000;
+const SECOND_REDUCED = 5_000;
+const CONCURRENCY = 32;
+const POLL_MS = 250;
+const TOUCH_ANNOTATION = 'bench.paddock.dev/touched';
+const root = join(import.meta.dirname, '..');
+const clusterBin = join(root, 'packages', 'cluster-local', 'bin', 'paddock-cluster.js');
+const operatorBin = join(root, 'packages', 'operator', 'bin', 'paddock-operator.js');
+
+function workspace(i: number): Workspace {
+  return {
+    apiVersion: 'paddock.dev/v1alpha1',
+    kind: 'Workspace',
+    metadata: { name: `bench-${i}`, labels: { bench: 'operator' } },
+    spec: {
+      displayName: `Bench workspace ${i}`,
+      namespace: { name: `bench-${i}`, create: true },
+      roleBindings: [{ groups: [`team-${i % 50}`], role: 'editor' }],
+      networkPolicy: { isolate: true },
+    },
+  };
+}
+
+/** Runs `task(i)` for i in [from, to) with a bounded number in flight. */
+async function pool(from: number, to: number, task: (i: number) => Promise<unknown>) {
+  let next = from;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < to) await task(next++);
+    }),
+  );
+}
+
+/** VmRSS and VmHWM of a live process in MiB, from /proc. */
+function memoryMiB(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name: string) =>
+    Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1]) / 1024;
+  return { rss: field('VmRSS'), peak: field('VmHWM') };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const mib = (n: number) => `${n.toFixed(0)} MiB`;
+
+const dir = await tempDir('paddock-bench-operator-');
+try {
+  const kubeconfig = join(dir.path, 'kubeconfig');
+  const cluster = await startServer(
+    process.execPath,
+    [
+      clusterBin,
+      '--listen',
+      '127.0.0.1:0',
+      '--data',
+      join(dir.path, 'data'),
+      '--kubeconfig',
+      kubeconfig,
+    ],
+    /"addr":"127\.0\.0\.1:(\d+)"/,
+  );
+  try {
+    const kube = Kube.connect({ kubeconfig });
+    const crds = kube.resource<KubeObject>(CORE_KINDS.customResourceDefinition);
+    for (const kind of KINDS) await crds.create(kind.crd);
+    await kube
+      .resource<KubeObject>(CORE_KINDS.namespace)
+      .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paddock-system' } });
+    const workspaces = kube.resource<Workspace>(KINDS.find((k) => k.kind === 'Workspace')!);
+    for (;;) {
+      try {
+        await workspaces.list({ limit: 1 });
+        break;
+      } catch {
+        await sleep(50);
+      }
+    }
+
+    const metricsPort = await freePort();
+    const operator = start(process.execPath, [operatorBin, '--kubeconfig', kubeconfig], {
+      env: {
+        ...process.env,
+        SVC_OPERATOR_LISTEN_ADDR: `127.0.0.1:${metricsPort}`,
+        SVC_OPERATOR_WORKERS: '8',
+      },
+    });
+    try {
+      await operator.waitForOutput(/leading: controllers started/, 60_000);
+      const pid = operator.child.pid!;
+
+      const metric = async (name: string): Promise<number> => {
+        const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+        let sum = 0;
+        for (const line of text.split('\n')) {
+          if (line.startsWith(`${name}{`) && line.includes('controller="workspace"'))
+            sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+        }
+        return sum;
+      };
+      const reconciles = () => metric('paddock_operator_reconcile_total');
+      const resourceVersion = async () =>
+        Number((await workspaces.list({ limit: 1 })).metadata.resourceVersion);
+      const readyCount = async () =>
+        (await workspaces.listAll({ labelSelector: 'bench=operator' })).items.filter(
+          (w) => w.status?.phase === 'Ready',
+        ).length;
+
+      /** Applies Workspaces [from, to) and times until all `to` are Ready (polled every 250 ms). */
+      const applyUntilReady = async (from: number, to: number, limitMs: number) => {
+        const started = performance.now();
+        await pool(from, to, (i) => workspaces.create(workspace(i)));
+        const appliedMs = performance.now() - started;
+        let ready = 0;
+        while ((ready = await readyCount()) < to && performance.now() - started < limitMs)
+          await sleep(POLL_MS);
+        return { appliedMs, readyMs: performance.now() - started, ready };
+      };
+
+      /** Waits until the workspace queue is empty and no reconcile ran for two seconds. */
+      const settle = async () => {
+        let last = await reconciles();
+        let quietSince = performance.now();
+        while (performance.now() - quietSince < 2_000) {
+          await sleep(POLL_MS);
+          const now = await reconciles();
+          const depth = await metric('paddock_operator_workqueue_depth');
+          if (now !== last || depth > 0) {
+            last = now;
+            quietSince = performance.now();
+          }
+        }
+      };
+
+      const rows: Row[] = [];
+      const first = await applyUntilReady(0, FIRST, 10 * 60_000);
+      rows.push({
+        what: `${FIRST.toLocaleString('en-US')} Workspaces applied at once, all Ready`,
+        figure: seconds(first.readyMs),
+        detail: `${first.ready} Ready; creates took ${seconds(first.appliedMs)}`,
+      });
+
+      // Steady state. The controller has no periodic resync, so a resync is forced: each Workspace
+      // gets an annotation (no spec change, no new generation), which its watch delivers and queues.
+      // The Lease renewals go on meanwhile; they are measured over an idle window first and taken off.
+      await settle();
+      const idleStart = performance.now();
+      const idleRv = await resourceVersion();
+      await sleep(10_000);
+      const idleWrites = (await resourceVersion()) - idleRv;
+      const idlePerMs = idleWrites / (performance.now() - idleStart);
+
+      const touchStart = performance.now();
+      const rv0 = await resourceVersion();
+      const rec0 = await reconciles();
+      await pool(0, FIRST, (i) =>
+        workspaces.patch(`bench-${i}`, { metadata: { annotations: { [TOUCH_ANNOTATION]: '1' } } }),
+      );
+      await settle();
+      const rv1 = await resourceVersion();
+      const rec1 = await reconciles();
+      const touchMs = performance.now() - touchStart;
+      const background = Math.round(idlePerMs * touchMs);
+      const writes = rv1 - rv0 - FIRST - background;
+      const reconciled = rec1 - rec0;
+      rows.push({
+        what: 'writes per reconcile, nothing changed',
+        figure: (writes / Math.max(reconciled, 1)).toFixed(3),
+        detail: `${reconciled} reconciles; ${rv1 - rv0} writes − ${FIRST} touches − ${background} Lease renewals`,
+      });
+      rows.push({
+        what: 'baseline: cluster writes with the operator idle',
+        figure: `${(idlePerMs * 1000 * 60).toFixed(1)} /min`,
+        detail: `${idleWrites} over ${seconds(10_000)}`,
+      });
+      const atFirst = memoryMiB(pid);
+      rows.push({
+        what: `operator RSS at ${FIRST.toLocaleString('en-US')}`,
+        figure: mib(atFirst.rss),
+        detail: `peak ${mib(atFirst.peak)}`,
+      });
+
+      printTable(`Operator: ${FIRST.toLocaleString('en-US')} Workspaces (8 workers)`, rows);
+      rows.length = 0;
+
+      // 10,000, unless the first thousand's pace says that would take more than about 3 minutes.
+      const estimateMs = (first.readyMs / FIRST) * (SECOND - FIRST);
+      const target = estimateMs > 180_000 ? SECOND_REDUCED : SECOND;
+      const second = await applyUntilReady(FIRST, target, 20 * 60_000);
+      await settle();
+      const atSecond = memoryMiB(pid);
+      rows.push({
+        what: `${(target - FIRST).toLocaleString('en-US')} more applied, all ${target.toLocaleString('en-US')} Ready`,
+        figure: seconds(second.readyMs),
+        detail: `${second.ready} Ready${target === SECOND ? '' : `; 5,000 since 10,000 was estimated at ${seconds(estimateMs)}`}`,
+      });
+      rows.push({
+        what: `operator RSS at ${target.toLocaleString('en-US')}`,
+        figure: mib(atSecond.rss),
+        detail: `peak ${mib(atSecond.peak)}`,
+      });
+      rows.push({
+        what: 'ratio of RSS',
+        figure: `${(atSecond.rss / atFirst.rss).toFixed(2)}×`,
+        detail: `at ${target.toLocaleString('en-US')} / at ${FIRST.toLocaleString('en-US')}`,
+      });
+
+      printTable(
+        `Operator: Workspaces with namespace, RoleBinding and isolation (8 workers)`,
+        rows,
+      );
+    } finally {
+      await operator.stop();
+    }
+  } finally {
+    await cluster.stop();
+  }
+} finally {
+  await dir.remove();
+}

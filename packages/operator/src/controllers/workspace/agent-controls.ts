@@ -1,0 +1,171 @@
+import type { Logger } from '@paddock/common';
+import type { AgentRuntime, Workspace } from '@paddock/kube';
+import { setCondition } from '../../runtime/conditions.js';
+import type { EventRecorder } from '../../runtime/events.js';
+import { writeStatusIfChanged } from '../../runtime/status.js';
+import {
+  ANNOTATION_ALERTS_SENT,
+  CONDITION_REPLICAS_LIMITED,
+  budgetActions,
+  costUsage,
+  crossedThresholds,
+  exceededBudgets,
+  exceededMessage,
+  msUntilUtcMidnight,
+  pausedAgent,
+  planAlerts,
+  replicasVerdict,
+  sumSpend,
+  type CostUsage,
+} from '../../workspace/index.js';
+import type { WorkspaceClients } from './clients.js';
+
+/** Past midnight, so that the pass reads the new day. */
+const MIDNIGHT_MARGIN_MS = 1_000;
+
+export interface AgentControlsContext {
+  clients: WorkspaceClients;
+  recorder: EventRecorder;
+  logger: Logger;
+}
+
+/** What the cost and replica controls decided this pass, for the Workspace's status. */
+export interface AgentControlsOutcome {
+  /** The Workspace, as rewritten when the alerts annotation changed. */
+  workspace: Workspace;
+  costUsage?: CostUsage;
+  budget?: { exceeded: boolean; message: string };
+  suspended?: string;
+  requeueAfterMs?: number;
+}
+
+/**
+ * Applies cost controls and the per-agent replica limit to the AgentRuntimes of the workspace's
+ * namespace: sums their reported spend, notifies crossed alert thresholds once per period, pauses
+ * or resumes them, and flags those over the replica limit.
+ */
+export async function applyAgentControls(
+  context: AgentControlsContext,
+  initial: Workspace,
+  now: Date,
+): Promise<AgentControlsOutcome> {
+  const { clients, recorder, logger } = context;
+  let workspace = initial;
+  const namespace = workspace.spec.namespace.name;
+  const agents = (await clients.agentRuntimes.listAll({ namespace })).items;
+  const controls = workspace.spec.costControls;
+  const outcome: AgentControlsOutcome = { workspace };
+  let pause = false;
+
+  if (controls !== undefined) {
+    const totals = sumSpend(
+      agents.map((a) => a.status?.costUsage),
+      now,
+    );
+    const over = exceededBudgets(controls, totals);
+    const exceeded = over.length > 0;
+    const message = exceeded
+      ? exceededMessage(controls, totals, over)
+      : 'Spend is within the budgets.';
+    const actions = budgetActions(controls.budgetExceededAction);
+    const wasExceeded = workspace.status?.conditions?.some(
+      (c) => c.type === 'BudgetExceeded' && c.status === 'True',
+    );
+    if (exceeded && wasExceeded !== true) {
+      await recorder.warning(workspace, 'BudgetExceeded', message);
+    } else if (!exceeded && wasExceeded === true) {
+      await recorder.normal(workspace, 'WithinBudget', message);
+    }
+
+    const sent = workspace.metadata.annotations?.[ANNOTATION_ALERTS_SENT];
+    const alerts = planAlerts(crossedThresholds(controls, totals), sent, totals);
+    // Remembered before sending, so that a failed write cannot notify twice.
+    if ((sent ?? '') !== alerts.annotation) {
+      const annotations = Object.fromEntries(
+        Object.entries(workspace.metadata.annotations ?? {}).filter(
+          ([key]) => key !== ANNOTATION_ALERTS_SENT,
+        ),
+      );
+      if (alerts.annotation !== '') annotations[ANNOTATION_ALERTS_SENT] = alerts.annotation;
+      workspace = await clients.workspaces.replace({
+        ...workspace,
+        metadata: { ...workspace.metadata, annotations },
+      });
+      outcome.workspace = workspace;
+    }
+
+    for (const alert of alerts.due) {
+      const recipients = alert.notify.join(', ');
+      const text = `${alert.percent}% of the ${alert.period} budget reached (${alert.key})${
+        recipients === '' ? '.' : `; notified ${recipients}.`
+      }`;
+      // The operator has no mail transport: the notification goes to the log, for the recipients.
+      logger.warn(
+        { workspace: workspace.metadata.name, recipients: alert.notify, ...alert },
+        'budget alert threshold reached',
+      );
+      await recorder.warning(workspace, 'BudgetAlert', text);
+    }
+
+    outcome.costUsage = costUsage(controls, totals, now, workspace.status?.costUsage);
+    outcome.budget = { exceeded, message };
+    pause = exceeded && actions.pause;
+    if (exceeded && actions.suspend) outcome.suspended = message;
+    outcome.requeueAfterMs = msUntilUtcMidnight(now) + MIDNIGHT_MARGIN_MS;
+  }
+
+  let paused = 0;
+  let resumed = 0;
+  const limit = workspace.spec.quotas?.agents?.maxReplicasPerAgent;
+  for (let agent of agents) {
+    const changed = pausedAgent(agent, pause);
+    if (changed !== undefined) {
+      agent = await clients.agentRuntimes.replace(changed);
+      if (pause) paused += 1;
+      else resumed += 1;
+    }
+    await flagReplicas(context, agent, limit, now);
+  }
+  if (paused > 0) {
+    await recorder.normal(
+      workspace,
+      'AgentsPaused',
+      `Budget exceeded: scaled ${paused} AgentRuntime(s) to 0 replicas.`,
+    );
+  }
+  if (resumed > 0) {
+    await recorder.normal(
+      workspace,
+      'AgentsResumed',
+      `Budget no longer exceeded: restored the replicas of ${resumed} AgentRuntime(s).`,
+    );
+  }
+  return outcome;
+}
+
+/** Sets ReplicasLimited on an AgentRuntime over the limit (and clears it once it is not). */
+async function flagReplicas(
+  { clients, recorder }: AgentControlsContext,
+  agent: AgentRuntime,
+  limit: number | undefined,
+  now: Date,
+): Promise<void> {
+  const verdict = replicasVerdict(agent, limit);
+  if (verdict === undefined) return;
+  const before = agent.status?.conditions?.find((c) => c.type === CONDITION_REPLICAS_LIMITED);
+  const conditions = setCondition(
+    agent.status?.conditions,
+    {
+      type: CONDITION_REPLICAS_LIMITED,
+      ...verdict,
+      ...(agent.metadata.generation !== undefined && {
+        observedGeneration: agent.metadata.generation,
+      }),
+    },
+    now,
+  );
+  await writeStatusIfChanged(clients.agentRuntimes, agent, { ...agent.status, conditions });
+  if (verdict.status === 'True' && before?.status !== 'True') {
+    await recorder.warning(agent, 'ReplicasLimited', verdict.message);
+  }
+}

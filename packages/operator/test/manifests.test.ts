@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1';
+import { parseAllDocuments } from 'yaml';
+import { GENERATE_COMMAND } from '@paddock/kube';
+import {
+  operatorManifestFiles,
+  WORKSPACE_CLUSTER_ROLES,
+  WORKSPACE_CLUSTER_ROLES_FILE,
+} from '@paddock/operator';
+
+const root = resolve(import.meta.dirname, '..', '..', '..');
+const folder = join(root, 'deploy', 'operator');
+
+function readDocuments(file: string): unknown[] {
+  return parseAllDocuments(readFileSync(file, 'utf8')).map((doc) => doc.toJS() as unknown);
+}
+
+describe('the committed operator manifests', () => {
+  it(`equal what generation produces now, else they say to run ${GENERATE_COMMAND}`, () => {
+    const files = operatorManifestFiles();
+    for (const file of files) {
+      const path = join(folder, file.name);
+      assert.ok(
+        existsSync(path),
+        `deploy/operator/${file.name} is missing: run ${GENERATE_COMMAND}`,
+      );
+      assert.ok(
+        readFileSync(path, 'utf8') === file.content,
+        `deploy/operator/${file.name} is stale: run ${GENERATE_COMMAND}`,
+      );
+    }
+    assert.deepEqual(
+      readdirSync(folder)
+        .filter((name) => name.endsWith('.yaml'))
+        .sort(),
+      files.map((file) => file.name).sort(),
+      `deploy/operator holds files generation does not make: run ${GENERATE_COMMAND}`,
+    );
+  });
+
+  it('hold the owner, editor and viewer ClusterRoles, each valid against the upstream schema', () => {
+    const documents = readDocuments(join(folder, WORKSPACE_CLUSTER_ROLES_FILE));
+    assert.deepEqual(documents, WORKSPACE_CLUSTER_ROLES);
+    assert.deepEqual(
+      documents.map((doc) => (doc as { metadata: { name: string } }).metadata.name),
+      ['paddock-workspace-owner', 'paddock-workspace-editor', 'paddock-workspace-viewer'],
+    );
+    for (const document of documents) new ClusterRole(document).validate();
+  });
+
+  it('would reject a ClusterRole the upstream schema does not accept', () => {
+    const broken = { ...WORKSPACE_CLUSTER_ROLES[0], rules: [{ apiGroups: [''], resources: [] }] };
+    assert.throws(() => new ClusterRole(broken as never).validate(), /verbs/);
+  });
+});
