@@ -187,7 +187,11 @@ function operator(platform: LocalPlatform): ComponentSpec {
       '--kubeconfig',
       join(platform.dataDir, 'cluster', 'kubeconfig'),
     ],
-    env: { SVC_OPERATOR_LISTEN_ADDR: `${host}:${port}` },
+    // The sample registry's tools start after the operator: look again soon, not in 5 minutes.
+    env: {
+      SVC_OPERATOR_LISTEN_ADDR: `${host}:${port}`,
+      SVC_OPERATOR_TOOL_REDISCOVERY_SECONDS: '10',
+    },
     readyUrl: url(host, port, '/readyz'),
     banner: [`metrics:                  ${url(host, port, '/metrics')}`],
   };
