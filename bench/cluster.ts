@@ -4,7 +4,7 @@ import { statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CORE_KINDS, KINDS, Kube, type KubeObject, type Workspace } from '@paddock/kube';
+import { KINDS, Kube, type Workspace, installCrds } from '@paddock/kube';
 import { tempDir } from '@paddock/testing';
 import { peakRssMiB, startServer } from './lib/processes.js';
 import { printTable } from './lib/table.js';
@@ -53,17 +53,8 @@ try {
   );
   try {
     const kube = Kube.connect({ kubeconfig });
-    const crds = kube.resource<KubeObject>(CORE_KINDS.customResourceDefinition);
-    for (const kind of KINDS) await crds.create(kind.crd);
+    await installCrds(kube);
     const kind = KINDS.find((k) => k.kind === 'Workspace')!;
-    for (;;) {
-      try {
-        await kube.resource(kind).list({ limit: 1 });
-        break;
-      } catch {
-        await sleep(50);
-      }
-    }
     const workspaces = kube.resource<Workspace>(kind);
 
     // A watch that counts the events of the creations and of one update each.

@@ -6,7 +6,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CORE_KINDS, KINDS, Kube, type KubeObject, type Workspace } from '@paddock/kube';
+import {
+  CORE_KINDS,
+  KINDS,
+  Kube,
+  type KubeObject,
+  type Workspace,
+  installCrds,
+} from '@paddock/kube';
 import { freePort, start, tempDir } from '@paddock/testing';
 import { startServer } from './lib/processes.js';
 import { printTable, type Row } from './lib/table.js';
@@ -74,20 +81,11 @@ try {
   );
   try {
     const kube = Kube.connect({ kubeconfig });
-    const crds = kube.resource<KubeObject>(CORE_KINDS.customResourceDefinition);
-    for (const kind of KINDS) await crds.create(kind.crd);
+    await installCrds(kube);
     await kube
       .resource<KubeObject>(CORE_KINDS.namespace)
       .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paddock-system' } });
     const workspaces = kube.resource<Workspace>(KINDS.find((k) => k.kind === 'Workspace')!);
-    for (;;) {
-      try {
-        await workspaces.list({ limit: 1 });
-        break;
-      } catch {
-        await sleep(50);
-      }
-    }
 
     const metricsPort = await freePort();
     const operator = start(process.execPath, [operatorBin, '--kubeconfig', kubeconfig], {

@@ -19,6 +19,7 @@ import {
   type KubeEvent,
   type KubeObject,
   type Workspace,
+  installCrds,
 } from '../src/index.js';
 
 const CLUSTER_BIN = join(
@@ -61,16 +62,7 @@ before(async () => {
   ]);
   await server.waitForOutput(/"addr":"127\.0\.0\.1:\d+"/, 30_000);
   kube = Kube.connect({ kubeconfig });
-  const crds = kube.resource<KubeObject>(CORE_KINDS.customResourceDefinition);
-  for (const kind of KINDS) await crds.create(kind.crd);
-  await eventually('the Workspace kind served', async () => {
-    try {
-      await kube.resource(workspaceKind).list({ limit: 1 });
-      return true;
-    } catch {
-      return undefined;
-    }
-  });
+  await installCrds(kube);
 });
 after(async () => {
   await server.stop();

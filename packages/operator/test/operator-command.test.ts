@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CORE_KINDS, KINDS, Kube, type KubeObject, type Workspace } from '@paddock/kube';
+import {
+  CORE_KINDS,
+  KINDS,
+  Kube,
+  type KubeObject,
+  type Workspace,
+  installCrds,
+} from '@paddock/kube';
 import { eventually, freePort, start, tempDir, type Started } from '@paddock/testing';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -26,9 +33,7 @@ before(async () => {
   ]);
   await cluster.waitForOutput(/"addr":"127\.0\.0\.1:\d+"/, 30_000);
   kube = Kube.connect({ kubeconfig });
-  for (const kind of KINDS) {
-    await kube.resource<KubeObject>(CORE_KINDS.customResourceDefinition).create(kind.crd);
-  }
+  await installCrds(kube);
   await kube.resource(CORE_KINDS.namespace).create({ metadata: { name: 'paddock-system' } });
 });
 after(async () => {

@@ -15,6 +15,7 @@ import {
   type ToolHandler,
   type ToolRegistry,
   type ToolRegistryStatus,
+  installCrds,
 } from '@paddock/kube';
 import { eventually, freePort, start, tempDir, type Started } from '@paddock/testing';
 import { ToolRegistryController } from '../src/controllers/tool-registry-controller.js';
@@ -156,18 +157,9 @@ before(async () => {
   sandboxBase = `http://${addr}`;
 
   cluster = await startEmbeddedCluster();
-  const crds = cluster.kube.resource<KubeObject>(CORE_KINDS.customResourceDefinition);
-  for (const kind of KINDS) await crds.create(kind.crd);
+  await installCrds(cluster.kube);
   registries = cluster.kube.resource<ToolRegistry>(toolRegistryKind);
   services = cluster.kube.resource<Service>(CORE_KINDS.service);
-  await eventually('the ToolRegistry kind served', async () => {
-    try {
-      await registries.list({ limit: 1 });
-      return true;
-    } catch {
-      return undefined;
-    }
-  });
   // Periodic re-discovery is kept out of the way here; the last test runs a controller with it.
   await startController(60_000).start();
 });

@@ -12,6 +12,7 @@ import {
   type KubeObject,
   type Workspace,
   type WorkspaceSpec,
+  installCrds,
 } from '@paddock/kube';
 import { WorkspaceController } from '../src/controllers/workspace-controller.js';
 import { EventRecorder } from '../src/runtime/events.js';
@@ -94,12 +95,7 @@ async function update(name: string, change: (spec: WorkspaceSpec) => WorkspaceSp
 before(async () => {
   cluster = await startEmbeddedCluster();
   kube = cluster.kube;
-  const crds = kube.resource<KubeObject>(CORE_KINDS.customResourceDefinition);
-  for (const kind of KINDS) await crds.create(kind.crd);
-  await eventually('the Workspace kind served', async () => {
-    await workspaces().list({ limit: 1 });
-    return true;
-  });
+  await installCrds(kube);
   // The controller's own client, counting its writes: idempotence is measured on it.
   const counted = new Kube(kube.config);
   const request = counted.rest.request.bind(counted.rest);

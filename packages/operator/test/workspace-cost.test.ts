@@ -7,10 +7,10 @@ import {
   KINDS,
   type AgentRuntime,
   type KubeEvent,
-  type KubeObject,
   type Kube,
   type Workspace,
   type WorkspaceSpec,
+  installCrds,
 } from '@paddock/kube';
 import { WorkspaceController } from '../src/controllers/workspace-controller.js';
 import { EventRecorder } from '../src/runtime/events.js';
@@ -257,13 +257,7 @@ async function eventsOf(namespace: string, name: string, reason: string): Promis
 before(async () => {
   cluster = await startEmbeddedCluster();
   kube = cluster.kube;
-  const crds = kube.resource<KubeObject>(CORE_KINDS.customResourceDefinition);
-  for (const kind of KINDS) await crds.create(kind.crd);
-  await eventually('the kinds served', async () => {
-    await workspaces().list({ limit: 1 });
-    await agents().list({ limit: 1 });
-    return true;
-  });
+  await installCrds(kube);
   controller = new WorkspaceController({
     kube,
     recorder: new EventRecorder({ kube }),

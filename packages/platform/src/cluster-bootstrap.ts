@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CORE_KINDS,
+  installCrds,
   KINDS,
   Kube,
   NotFoundError,
@@ -13,9 +13,6 @@ import { parseAllDocuments } from 'yaml';
 
 /** Where the platform's own components keep their state in the cluster. */
 export const PLATFORM_NAMESPACE = 'paddock-system';
-
-/** How long the API server may take to serve a kind after its CRD was created. */
-const CRD_SERVED_TIMEOUT_MS = 30_000;
 
 /** Creates the object unless one of that name exists: a restart never clobbers a user's edits. */
 async function createIfAbsent(kube: Kube, kind: ApiResource, object: KubeObject): Promise<boolean> {
@@ -29,19 +26,6 @@ async function createIfAbsent(kube: Kube, kind: ApiResource, object: KubeObject)
   }
   await client.create(object);
   return true;
-}
-
-async function waitServed(kube: Kube, kind: ApiResource): Promise<void> {
-  const deadline = Date.now() + CRD_SERVED_TIMEOUT_MS;
-  for (;;) {
-    try {
-      await kube.resource(kind).list({ limit: 1 });
-      return;
-    } catch (err) {
-      if (!(err instanceof NotFoundError) || Date.now() > deadline) throw err;
-      await sleep(100);
-    }
-  }
 }
 
 /** The kind an object of a sample file is, among Paddock's and the core kinds. */
@@ -69,11 +53,7 @@ export async function bootstrapCluster(kubeconfig: string, samplesDir: string): 
     kind: 'Namespace',
     metadata: { name: PLATFORM_NAMESPACE },
   });
-  let installed = 0;
-  for (const kind of KINDS) {
-    if (await createIfAbsent(kube, CORE_KINDS.customResourceDefinition, kind.crd)) installed++;
-  }
-  for (const kind of KINDS) await waitServed(kube, kind);
+  const installed = await installCrds(kube);
   const files = (await readdir(samplesDir)).filter((f) => f.endsWith('.yaml')).sort();
   // Workspaces first: the namespaces of the others come from them.
   const objects = (

@@ -27,3 +27,4 @@ export {
   GoneError,
   UnavailableError,
 } from './errors.js';
+export { installCrds } from './install-crds.js';
