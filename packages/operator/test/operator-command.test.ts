@@ -1,45 +1,32 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { startEmbeddedCluster, type EmbeddedCluster } from './runtime/embedded-cluster.js';
 import {
   CORE_KINDS,
   KINDS,
-  Kube,
+  type Kube,
   type KubeObject,
   type Workspace,
   installCrds,
 } from '@paddock/kube';
-import { eventually, freePort, start, tempDir, type Started } from '@paddock/testing';
+import { eventually, freePort, start } from '@paddock/testing';
 
 const root = join(import.meta.dirname, '..', '..');
-const CLUSTER_BIN = join(root, 'cluster-local', 'bin', 'paddock-cluster.js');
 const OPERATOR_BIN = join(root, 'operator', 'bin', 'paddock-operator.js');
 const workspaceKind = KINDS.find((k) => k.kind === 'Workspace')!;
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let cluster: Started;
+let cluster: EmbeddedCluster;
 let kube: Kube;
 let kubeconfig: string;
 
 before(async () => {
-  dir = await tempDir('paddock-operator-command-');
-  kubeconfig = join(dir.path, 'kubeconfig');
-  cluster = start(process.execPath, [
-    CLUSTER_BIN,
-    '--listen',
-    '127.0.0.1:0',
-    '--kubeconfig',
-    kubeconfig,
-  ]);
-  await cluster.waitForOutput(/"addr":"127\.0\.0\.1:\d+"/, 30_000);
-  kube = Kube.connect({ kubeconfig });
+  cluster = await startEmbeddedCluster();
+  ({ kube, kubeconfig } = cluster);
   await installCrds(kube);
   await kube.resource(CORE_KINDS.namespace).create({ metadata: { name: 'paddock-system' } });
 });
-after(async () => {
-  await cluster.stop();
-  await dir.remove();
-});
+after(() => cluster.stop());
 
 describe('paddock-operator as a command', () => {
   it('prints its usage, and exits 2 on an unknown argument', async () => {

@@ -14,6 +14,8 @@ const CLUSTER_BIN = join(
 
 export interface EmbeddedCluster {
   kube: Kube;
+  /** The admin kubeconfig the cluster wrote, for processes such as the operator. */
+  kubeconfig: string;
   process: Started;
   /** Stops the cluster and removes its files; safe to call twice. */
   stop: () => Promise<void>;
@@ -33,6 +35,7 @@ export async function startEmbeddedCluster(): Promise<EmbeddedCluster> {
   await process.waitForOutput(/"addr":"127\.0\.0\.1:\d+"/, 30_000);
   return {
     kube: Kube.connect({ kubeconfig }),
+    kubeconfig,
     process,
     stop: async () => {
       await process.stop();
