@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { env, loadConfig, loggingEnv, type ConfigOf } from '@paddock/common';
+import { env, loadConfig, loggingEnv, mailEnv, type ConfigOf } from '@paddock/common';
 import { ROLES } from './auth/user.js';
 
 export const AUTH_MODES = ['anonymous', 'proxy', 'oauth', 'builtin'] as const;
@@ -85,9 +85,7 @@ export const dashboardEnv = {
 
   /** host:port the dashboard listens on. */
   SVC_LISTEN_ADDR: env.address('127.0.0.1:3000'),
-  /** smtp:// or smtps:// URL of the mail relay (credentials in it); unset logs mails instead. */
-  SVC_SMTP_URL: env.string(),
-  SVC_SMTP_FROM: env.string('Paddock <no-reply@paddock.invalid>'),
+  ...mailEnv,
   ...loggingEnv,
 };
 
@@ -150,9 +148,6 @@ export function loadDashboardConfig(
     }
     if (c.SVC_BUILTIN_STORE_TYPE === 'postgresql' && c.SVC_BUILTIN_POSTGRES_URL === undefined) {
       problem('SVC_BUILTIN_POSTGRES_URL: required when SVC_BUILTIN_STORE_TYPE is postgresql');
-    }
-    if (c.SVC_SMTP_URL !== undefined && !/^smtps?:\/\/[^\s]+$/.test(c.SVC_SMTP_URL)) {
-      problem('SVC_SMTP_URL: must be an smtp:// or smtps:// URL');
     }
     if (c.SVC_AUTH_MODE !== 'oauth') return;
     if (c.SVC_BASE_URL === undefined) {

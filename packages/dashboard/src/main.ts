@@ -5,6 +5,7 @@ import {
   httpUrl,
   listen,
   loggingFromEnv,
+  mailerFrom,
   packageInfo,
   Shutdown,
   UsageError,
@@ -15,7 +16,6 @@ import { Authenticator, type VerifiedProfile } from './auth/authenticator.js';
 import { ExternalUsers } from './auth/external-users.js';
 import { trustedPeers } from './auth/proxy.js';
 import { Accounts } from './builtin/accounts.js';
-import { logMailer, smtpMailer } from './builtin/mail.js';
 import { loadDashboardConfig, publicOrigin, type DashboardConfig } from './config.js';
 import { createDashboardApp } from './http/app.js';
 import type { DashboardContext } from './http/context.js';
@@ -89,9 +89,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
 
   let accounts: Accounts | undefined;
   if (config.SVC_AUTH_MODE === 'builtin') {
-    const mailer = config.SVC_SMTP_URL
-      ? smtpMailer(config.SVC_SMTP_URL, config.SVC_SMTP_FROM)
-      : logMailer(logger);
+    const mailer = mailerFrom(config, logger);
     shutdown.add('mailer', () => mailer.close());
     accounts = new Accounts(
       store,

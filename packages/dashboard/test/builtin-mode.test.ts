@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { startPostgres, type StartedPostgres } from '@paddock/testing';
+import { startPostgres, startSmtp, type RunningSmtp, type StartedPostgres } from '@paddock/testing';
 import {
   ADMIN_PASSWORD,
   Client,
@@ -10,7 +10,7 @@ import {
   type Answer,
   type RunningDashboard,
 } from './support/dashboard.js';
-import { startSmtp, tokenInMail, type RunningSmtp } from './support/smtp.js';
+import { tokenInMail } from './support/smtp.js';
 
 const LOCKOUT_SECONDS = 2;
 const MAX_ATTEMPTS = 3;

@@ -9,6 +9,8 @@ import {
   loadConfig,
   loggingEnv,
   loggingFromEnv,
+  mailEnv,
+  mailerFrom,
   packageInfo,
   Shutdown,
   UsageError,
@@ -44,6 +46,8 @@ export const operatorEnv = {
   SVC_OPERATOR_ALLOW_STDIO: env.boolean(false),
   /** Let handlers reference Services of other namespaces. */
   SVC_OPERATOR_ALLOW_CROSS_NAMESPACE: env.boolean(false),
+  /** Budget alerts are mailed through the same relay as the dashboard's mails. */
+  ...mailEnv,
   ...loggingEnv,
 };
 
@@ -74,11 +78,13 @@ export async function main(argv: readonly string[], environment: NodeJS.ProcessE
 
   const metrics = new OperatorMetrics();
   const recorder = new EventRecorder({ kube, logger });
+  const mailer = mailerFrom(config, logger);
   const workspaces = new WorkspaceController({
     kube,
     recorder,
     metrics,
     logger,
+    mailer,
     platformNamespace: config.SVC_OPERATOR_NAMESPACE,
     workers: config.SVC_OPERATOR_WORKERS,
   });
@@ -113,7 +119,9 @@ export async function main(argv: readonly string[], environment: NodeJS.ProcessE
   const health = new Health();
   health.register(app);
   app.get('/metrics', serveMetrics(metrics));
-  const shutdown = new Shutdown({ logger }).add('controllers', stopControllers);
+  const shutdown = new Shutdown({ logger })
+    .add('controllers', stopControllers)
+    .add('mailer', () => mailer.close());
 
   if (config.SVC_OPERATOR_LEADER_ELECTION) {
     const elector = new LeaderElector({

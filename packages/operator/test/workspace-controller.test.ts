@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { silentLogger } from '@paddock/common';
+import { logMailer, silentLogger } from '@paddock/common';
 import {
   CORE_KINDS,
   ForbiddenError,
@@ -108,6 +108,7 @@ before(async () => {
     recorder: new EventRecorder({ kube }),
     metrics: new OperatorMetrics({ processMetrics: false }),
     logger: silentLogger(),
+    mailer: logMailer(silentLogger()),
     platformNamespace: 'paddock-system',
   });
   await controller.start();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { silentLogger } from '@paddock/common';
+import { silentLogger, smtpMailer } from '@paddock/common';
 import {
   CORE_KINDS,
   KINDS,
@@ -12,6 +12,7 @@ import {
   type WorkspaceSpec,
   installCrds,
 } from '@paddock/kube';
+import { startSmtp, type RunningSmtp } from '@paddock/testing';
 import { WorkspaceController } from '../src/controllers/workspace-controller.js';
 import { EventRecorder } from '../src/runtime/events.js';
 import { OperatorMetrics } from '../src/runtime/metrics.js';
@@ -176,6 +177,7 @@ const agentKind = KINDS.find((k) => k.kind === 'AgentRuntime') as (typeof KINDS)
 let cluster: EmbeddedCluster;
 let kube: Kube;
 let controller: WorkspaceController;
+let smtp: RunningSmtp;
 
 const workspaces = () => kube.resource<Workspace>(workspaceKind);
 const agents = () => kube.resource<AgentRuntime>(agentKind);
@@ -255,6 +257,7 @@ async function eventsOf(namespace: string, name: string, reason: string): Promis
 }
 
 before(async () => {
+  smtp = await startSmtp();
   cluster = await startEmbeddedCluster();
   kube = cluster.kube;
   await installCrds(kube);
@@ -263,6 +266,7 @@ before(async () => {
     recorder: new EventRecorder({ kube }),
     metrics: new OperatorMetrics({ processMetrics: false }),
     logger: silentLogger(),
+    mailer: smtpMailer(smtp.url, 'Paddock <operator@paddock.invalid>'),
     platformNamespace: 'paddock-system',
   });
   await controller.start();
@@ -271,6 +275,7 @@ before(async () => {
 after(async () => {
   await controller.stop();
   await cluster.stop();
+  await smtp.stop();
 });
 
 describe('cost controls in the Workspace controller', () => {
@@ -390,6 +395,11 @@ describe('cost controls in the Workspace controller', () => {
     assert.equal(alerts.length, 1);
     assert.equal(alerts[0]?.count ?? 1, 1);
     assert.match(alerts[0]?.message ?? '', /50% of the daily budget.*ops@example\.com/);
+    const mail = await smtp.nextMailTo('ops@example.com');
+    assert.match(mail.raw, /Subject: Workspace alerted: 50% of the daily budget reached/);
+    assert.match(mail.raw, /spent \$6\.00 of its daily budget of \$10/);
+    // The 90% threshold is not crossed, and the 50% one is not mailed twice.
+    assert.equal(smtp.mails.length, 1);
     assert.equal(
       (await workspaces().get('alerted')).metadata.annotations?.['paddock.dev/alerts-sent'],
       `${day}:50`,

@@ -12,3 +12,4 @@ export { freePort } from './ports.js';
 export { tempDir } from './temp.js';
 export { eventually, isAlive, assertDies } from './waiting.js';
 export { startPostgres, type StartedPostgres } from './postgres.js';
+export { startSmtp, type RunningSmtp, type ReceivedMail } from './smtp.js';

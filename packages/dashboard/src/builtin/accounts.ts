@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from '@paddock/common';
 import { apiError } from '../http/errors.js';
 import { UniqueViolation, type Store, type TokenPurpose, type UserRecord } from '../store/types.js';
-import type { Mailer } from './mail.js';
+import type { Mailer } from '@paddock/common';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.js';
 import { checkDisplayName, checkEmail, checkPassword, checkUsername } from './validation.js';
 

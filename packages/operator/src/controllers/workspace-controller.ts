@@ -1,4 +1,4 @@
-import type { Logger } from '@paddock/common';
+import type { Logger, Mailer } from '@paddock/common';
 import {
   Informer,
   type Kube,
@@ -57,6 +57,8 @@ export interface WorkspaceControllerDeps {
   recorder: EventRecorder;
   metrics: OperatorMetrics;
   logger: Logger;
+  /** Budget alert notifications. */
+  mailer: Mailer;
   /** Where the dashboard and the operator run: isolated workspaces still accept its traffic. */
   platformNamespace: string;
   workers?: number;
@@ -235,7 +237,12 @@ export class WorkspaceController {
       if (facts.networkPolicy) facts.networkPolicy = policy;
       await step(async () => {
         agentControls = await applyAgentControls(
-          { clients: this.clients, recorder: this.deps.recorder, logger: this.deps.logger },
+          {
+            clients: this.clients,
+            recorder: this.deps.recorder,
+            logger: this.deps.logger,
+            mailer: this.deps.mailer,
+          },
           workspace,
           now,
         );

@@ -221,3 +221,21 @@ export function planAlerts(
   }
   return { due, annotation: formatAlertsSent(ordered) };
 }
+
+/** The notification of one crossed threshold: the same words for the mail, the log and the event. */
+export function alertText(
+  workspace: string,
+  alert: CrossedThreshold,
+  controls: CostControls,
+  totals: SpendTotals,
+): { subject: string; text: string } {
+  const daily = alert.period === 'daily';
+  const budget = (daily ? controls.dailyBudget : controls.monthlyBudget) ?? '0';
+  const spent = formatCents(daily ? totals.dailyCents : totals.monthlyCents);
+  const subject = `Workspace ${workspace}: ${alert.percent}% of the ${alert.period} budget reached`;
+  const text =
+    `Workspace ${workspace} has spent $${spent} of its ${alert.period} budget of $${budget} ` +
+    `(${alert.key}), crossing the ${alert.percent}% alert threshold.\n` +
+    `Budget action when exceeded: ${controls.budgetExceededAction ?? 'warn'}.\n`;
+  return { subject, text };
+}

@@ -69,6 +69,7 @@ export {
   parseAlertsSent,
   parseCents,
   planAlerts,
+  alertText,
   sumSpend,
   utcDay,
   utcMonth,

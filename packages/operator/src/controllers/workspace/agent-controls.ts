@@ -1,4 +1,4 @@
-import type { Logger } from '@paddock/common';
+import type { Logger, Mailer } from '@paddock/common';
 import type { AgentRuntime, Workspace } from '@paddock/kube';
 import { setCondition } from '../../runtime/conditions.js';
 import type { EventRecorder } from '../../runtime/events.js';
@@ -6,6 +6,7 @@ import { writeStatusIfChanged } from '../../runtime/status.js';
 import {
   ANNOTATION_ALERTS_SENT,
   CONDITION_REPLICAS_LIMITED,
+  alertText,
   budgetActions,
   costUsage,
   crossedThresholds,
@@ -27,6 +28,8 @@ export interface AgentControlsContext {
   clients: WorkspaceClients;
   recorder: EventRecorder;
   logger: Logger;
+  /** Sends the alert thresholds' notifications (to the log when no relay is configured). */
+  mailer: Mailer;
 }
 
 /** What the cost and replica controls decided this pass, for the Workspace's status. */
@@ -49,7 +52,7 @@ export async function applyAgentControls(
   initial: Workspace,
   now: Date,
 ): Promise<AgentControlsOutcome> {
-  const { clients, recorder, logger } = context;
+  const { clients, recorder, logger, mailer } = context;
   let workspace = initial;
   const namespace = workspace.spec.namespace.name;
   const agents = (await clients.agentRuntimes.listAll({ namespace })).items;
@@ -95,16 +98,27 @@ export async function applyAgentControls(
     }
 
     for (const alert of alerts.due) {
-      const recipients = alert.notify.join(', ');
-      const text = `${alert.percent}% of the ${alert.period} budget reached (${alert.key})${
-        recipients === '' ? '.' : `; notified ${recipients}.`
-      }`;
-      // The operator has no mail transport: the notification goes to the log, for the recipients.
+      const name = workspace.metadata.name;
+      const { subject, text } = alertText(name, alert, controls, totals);
       logger.warn(
-        { workspace: workspace.metadata.name, recipients: alert.notify, ...alert },
+        { workspace: name, recipients: alert.notify, ...alert },
         'budget alert threshold reached',
       );
-      await recorder.warning(workspace, 'BudgetAlert', text);
+      const notified = alert.notify.length === 0 ? '.' : `; notifying ${alert.notify.join(', ')}.`;
+      await recorder.warning(workspace, 'BudgetAlert', `${subject}${notified}`);
+      if (alert.notify.length === 0) continue;
+      // At most once: the annotation above is already written, so a failed mail is reported, not retried.
+      await mailer.send({ to: alert.notify, subject, text }).catch(async (err: unknown) => {
+        logger.error(
+          { err, workspace: name, recipients: alert.notify },
+          'budget alert mail failed',
+        );
+        await recorder.warning(
+          workspace,
+          'BudgetAlertNotSent',
+          `The alert mail to ${alert.notify.join(', ')} could not be sent: ${String(err)}`,
+        );
+      });
     }
 
     outcome.costUsage = costUsage(controls, totals, now, workspace.status?.costUsage);
