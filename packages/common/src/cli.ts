@@ -57,3 +57,24 @@ export function packageInfo(moduleUrl: string): PackageInfo {
     }
   }
 }
+
+/**
+ * The value of the one option a command takes (such as `--kubeconfig FILE`), or undefined when it
+ * is absent; any other argument is a UsageError.
+ */
+export function onlyOption(
+  argv: readonly string[],
+  option: string,
+  what: string,
+): string | undefined {
+  const index = argv.indexOf(option);
+  if (index === -1) {
+    if (argv.length > 0) throw new UsageError(`unknown argument "${argv[0]}"`);
+    return undefined;
+  }
+  const value = argv[index + 1];
+  if (value === undefined || value.startsWith('-')) throw new UsageError(`${option} needs ${what}`);
+  const rest = argv.filter((_, i) => i !== index && i !== index + 1);
+  if (rest.length > 0) throw new UsageError(`unknown argument "${rest[0]}"`);
+  return value;
+}

@@ -21,5 +21,5 @@ export { HttpError, httpErrors, toEnvelope, type ErrorEnvelope } from './errors.
 export { Health, type ReadinessCheck } from './health.js';
 export { createHttpApp, listen, DEFAULT_BODY_LIMIT, type HttpAppOptions } from './http.js';
 export { Shutdown, DEFAULT_GRACE_MS, type ShutdownStep, type ShutdownOptions } from './shutdown.js';
-export { runMain, UsageError, packageInfo, type PackageInfo } from './cli.js';
+export { runMain, UsageError, onlyOption, packageInfo, type PackageInfo } from './cli.js';
 export { mailEnv, mailerFrom, smtpMailer, logMailer, type Mail, type Mailer } from './mail.js';

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { Kube } from '@paddock/kube';
 import {
   createLogger,
   formatAddress,
   httpUrl,
   listen,
   loggingFromEnv,
+  type Logger,
   mailerFrom,
   packageInfo,
+  onlyOption,
   Shutdown,
-  UsageError,
 } from '@paddock/common';
 import { apiKeySigningKey } from './auth/apikeys/format.js';
 import { ApiKeys } from './auth/apikeys/service.js';
@@ -23,13 +25,18 @@ import { SessionCookies } from './http/session-cookies.js';
 import { OAuthClient } from './oauth/client.js';
 import type { OAuthProfile } from './oauth/login.js';
 import { withUserCache } from './store/cached-users.js';
+import { WorkspaceDirectory } from './workspaces/directory.js';
+import type { Workspaces } from './workspaces/service.js';
+import { WorkspaceTokens } from './workspaces/tokens.js';
 import { openStore } from './store/open.js';
 
-export const USAGE = `Usage: paddock-dashboard [--help] [--version]
+export const USAGE = `Usage: paddock-dashboard [--kubeconfig FILE] [--help] [--version]
 
 Serves the Paddock dashboard. Everything is configured through SVC_* environment variables
 (docs/dashboard/authentication.md): SVC_AUTH_MODE (anonymous, proxy, oauth, builtin),
-SVC_LISTEN_ADDR (default 127.0.0.1:3000), SVC_SESSION_SECRET, SVC_BUILTIN_SQLITE_PATH, ...`;
+SVC_LISTEN_ADDR (default 127.0.0.1:3000), SVC_SESSION_SECRET, SVC_BUILTIN_SQLITE_PATH, ...
+Workspaces come from the cluster of --kubeconfig, else of KUBECONFIG, else the in-cluster
+configuration of its pod; with none of these the dashboard serves authentication only.`;
 
 function profileOf(profile: OAuthProfile): VerifiedProfile {
   return {
@@ -39,6 +46,32 @@ function profileOf(profile: OAuthProfile): VerifiedProfile {
     displayName: profile.displayName ?? null,
     groups: profile.groups,
   };
+}
+
+/**
+ * The workspaces of the cluster the dashboard is given, watched from the start. Without a cluster
+ * (none named, none in the environment) it serves authentication alone; a cluster named but
+ * unusable is an error.
+ */
+function connectWorkspaces(
+  kubeconfig: string | undefined,
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+): Workspaces | undefined {
+  let kube: Kube;
+  try {
+    kube = Kube.connect(kubeconfig === undefined ? {} : { kubeconfig });
+  } catch (err) {
+    if (kubeconfig !== undefined || env.KUBECONFIG !== undefined) throw err;
+    logger.warn(
+      'no cluster configured (no --kubeconfig, KUBECONFIG or in-cluster configuration): workspace endpoints answer 503',
+    );
+    return undefined;
+  }
+  const directory = new WorkspaceDirectory(kube, (err) =>
+    logger.warn({ err }, 'workspace watch failed'),
+  ).start();
+  return { directory, tokens: new WorkspaceTokens(kube), kube };
 }
 
 function storeOptions(config: DashboardConfig) {
@@ -53,7 +86,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     return void process.stdout.write(`${USAGE}\n`);
   const { version } = packageInfo(import.meta.url);
   if (argv.includes('--version')) return void process.stdout.write(`${version}\n`);
-  if (argv.length > 0) throw new UsageError(`unknown argument "${argv[0]}"`);
+  const kubeconfig = onlyOption(argv, '--kubeconfig', 'a file');
 
   const config = loadDashboardConfig(env, {
     randomSecret: () => randomBytes(32).toString('base64url'),
@@ -155,6 +188,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     );
   }
 
+  const workspaces = connectWorkspaces(kubeconfig, env, logger);
+  if (workspaces) shutdown.add('workspaces', () => workspaces.directory.stop());
+
   const ctx: DashboardContext = {
     config,
     logger,
@@ -168,8 +204,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     now: () => Date.now(),
     ...(accounts ? { accounts } : {}),
     ...(oauth ? { oauth } : {}),
+    ...(workspaces ? { workspaces } : {}),
   };
   const { app, health } = await createDashboardApp(ctx);
+  if (workspaces) health.addCheck('workspaces', () => workspaces.directory.isSynced);
   shutdown.add('http', async () => {
     health.startDraining();
     await app.close();

@@ -3,6 +3,7 @@ export {
   RESERVED_PREFIX,
   LABEL_SHARED,
   LABEL_TOOL,
+  LABEL_AGENT,
   ANNOTATION_TOOL_PATH,
   ANNOTATION_TOOL_DESCRIPTION,
   ANNOTATION_TOOL_TYPE,
@@ -65,3 +66,4 @@ export {
   QUANTITY_PATTERN,
 } from './resources/field-schemas.js';
 export * from './client/index.js';
+export * from './workspace-access.js';

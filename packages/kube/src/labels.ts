@@ -16,3 +16,5 @@ export const ANNOTATION_TOOL_PATH = `${GROUP}/tool-path` as const;
 export const ANNOTATION_TOOL_DESCRIPTION = `${GROUP}/tool-description` as const;
 /** On a discovered Service: the handler type (default `http`). */
 export const ANNOTATION_TOOL_TYPE = `${GROUP}/tool-type` as const;
+/** On a pod: the AgentRuntime (same namespace) it runs a replica of. */
+export const LABEL_AGENT = `${GROUP}/agent` as const;

@@ -12,8 +12,8 @@ import {
   mailEnv,
   mailerFrom,
   packageInfo,
+  onlyOption,
   Shutdown,
-  UsageError,
 } from '@paddock/common';
 import { Kube } from '@paddock/kube';
 import { ToolRegistryController } from './controllers/tool-registry-controller.js';
@@ -51,19 +51,6 @@ export const operatorEnv = {
   ...loggingEnv,
 };
 
-function kubeconfigFlag(argv: readonly string[]): string | undefined {
-  const index = argv.indexOf('--kubeconfig');
-  if (index === -1) {
-    if (argv.length > 0) throw new UsageError(`unknown argument "${argv[0]}"`);
-    return undefined;
-  }
-  const file = argv[index + 1];
-  if (file === undefined || file.startsWith('-')) throw new UsageError('--kubeconfig needs a file');
-  const rest = argv.filter((_, i) => i !== index && i !== index + 1);
-  if (rest.length > 0) throw new UsageError(`unknown argument "${rest[0]}"`);
-  return file;
-}
-
 /** `paddock-operator`: run the controllers while this replica leads, until a signal. */
 export async function main(argv: readonly string[], environment: NodeJS.ProcessEnv): Promise<void> {
   if (argv.includes('--help') || argv.includes('-h'))
@@ -71,7 +58,7 @@ export async function main(argv: readonly string[], environment: NodeJS.ProcessE
   if (argv.includes('--version')) {
     return void process.stdout.write(`${packageInfo(import.meta.url).version}\n`);
   }
-  const kubeconfig = kubeconfigFlag(argv);
+  const kubeconfig = onlyOption(argv, '--kubeconfig', 'a file');
   const config = loadConfig(operatorEnv, environment);
   const logger = createLogger({ name: 'paddock-operator', ...loggingFromEnv(environment) });
   const kube = Kube.connect(kubeconfig === undefined ? {} : { kubeconfig });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startEmbeddedCluster, type EmbeddedCluster } from './runtime/embedded-cluster.js';
+import { startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
 import {
   CORE_KINDS,
   KINDS,

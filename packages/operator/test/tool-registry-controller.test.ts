@@ -22,7 +22,7 @@ import { ToolRegistryController } from '../src/controllers/tool-registry-control
 import type { Service } from '../src/controllers/tool-registry/service-address.js';
 import { EventRecorder } from '../src/runtime/events.js';
 import { METRIC_NAMES, OperatorMetrics } from '../src/runtime/metrics.js';
-import { startEmbeddedCluster, type EmbeddedCluster } from './runtime/embedded-cluster.js';
+import { startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
 
 const require = createRequire(import.meta.url);
 const SANDBOX = join(

@@ -17,7 +17,7 @@ import {
 import { WorkspaceController } from '../src/controllers/workspace-controller.js';
 import { EventRecorder } from '../src/runtime/events.js';
 import { OperatorMetrics } from '../src/runtime/metrics.js';
-import { startEmbeddedCluster, type EmbeddedCluster } from './runtime/embedded-cluster.js';
+import { startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
 
 interface Labelled extends KubeObject {
   metadata: NonNullable<KubeObject['metadata']> & { name: string };

@@ -26,7 +26,7 @@ import {
   sumSpend,
   type CostControls,
 } from '../src/workspace/index.js';
-import { startEmbeddedCluster, type EmbeddedCluster } from './runtime/embedded-cluster.js';
+import { startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
 
 const NOW = new Date('2026-11-23T15:00:00Z');
 const today = (now: Date) => now.toISOString().slice(0, 10);

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Condition, Workspace, WorkspaceSpec } from '@paddock/kube';
+import {
+  isGrantActive,
+  nextExpiry,
+  type Condition,
+  type Workspace,
+  type WorkspaceSpec,
+} from '@paddock/kube';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { ClusterRole, RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1';
 import { Namespace, ResourceQuota, ServiceAccount } from 'kubernetes-models/v1';
@@ -14,10 +20,8 @@ import {
   desiredResourceQuota,
   desiredRoleBindings,
   desiredServiceAccounts,
-  isGrantActive,
   memberCounts,
   namespaceOwnership,
-  nextExpiry,
   planNamespace,
   pruneBindings,
   serviceAccountNames,

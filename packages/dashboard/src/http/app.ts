@@ -6,6 +6,7 @@ import { registerApiKeyRoutes } from './api-key-routes.js';
 import { registerAuthRoutes } from './auth-routes.js';
 import type { DashboardContext } from './context.js';
 import { apiError } from './errors.js';
+import { registerOpenApiRoutes } from './openapi.js';
 import {
   CONTENT_SECURITY_POLICY,
   isUnsafeMethod,
@@ -13,6 +14,8 @@ import {
   SPEC_SECURITY_HEADERS,
 } from './security.js';
 import { registerUserRoutes } from './user-routes.js';
+import { registerWorkspaceRoutes } from './workspace-routes.js';
+import { registerWorkspaceWriteRoutes } from './workspace-write-routes.js';
 
 /** Request bodies of the dashboard are small JSON documents. */
 export const DASHBOARD_BODY_LIMIT = 64 * 1024;
@@ -23,6 +26,8 @@ const HEALTH_ROUTES = new Set(['/healthz', '/readyz']);
 export interface DashboardApp {
   app: FastifyInstance;
   health: Health;
+  /** Every route registered, as fastify has it (the HEAD routes it adds to GET ones included). */
+  routes: Array<{ method: string; url: string }>;
 }
 
 /**
@@ -31,6 +36,10 @@ export interface DashboardApp {
  */
 export async function createDashboardApp(ctx: DashboardContext): Promise<DashboardApp> {
   const app = createHttpApp({ logger: ctx.logger, bodyLimit: DASHBOARD_BODY_LIMIT });
+  const routes: DashboardApp['routes'] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
   await app.register(cookie);
   const health = new Health();
   health.register(app);
@@ -85,5 +94,8 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
   registerAuthRoutes(app, ctx);
   registerApiKeyRoutes(app, ctx);
   registerUserRoutes(app, ctx);
-  return { app, health };
+  registerWorkspaceRoutes(app, ctx);
+  registerWorkspaceWriteRoutes(app, ctx);
+  registerOpenApiRoutes(app);
+  return { app, health, routes };
 }

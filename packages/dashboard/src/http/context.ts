@@ -9,6 +9,7 @@ import type { Accounts } from '../builtin/accounts.js';
 import type { DashboardConfig } from '../config.js';
 import type { OAuthLogin } from '../oauth/login.js';
 import type { Store } from '../store/types.js';
+import type { Workspaces } from '../workspaces/service.js';
 import type { SessionCookies } from './session-cookies.js';
 
 /** Everything the dashboard's routes work with, made once at start. */
@@ -25,6 +26,8 @@ export interface DashboardContext {
   accounts?: Accounts;
   /** oauth mode only. */
   oauth?: OAuthLogin;
+  /** When a cluster is configured: the workspaces and the cluster as each workspace role. */
+  workspaces?: Workspaces;
   /** The dashboard's externally visible origin. */
   publicOrigin: string;
   now: () => number;

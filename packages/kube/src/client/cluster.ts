@@ -103,6 +103,19 @@ export class Kube {
     );
   }
 
+  /**
+   * Appends text to a pod container's log. The embedded cluster's own verb: it runs no containers,
+   * so whatever runs an agent's process for it writes the output there (real clusters' kubelets
+   * collect logs themselves and answer this with 405).
+   */
+  async appendPodLog(namespace: string, pod: string, text: string, container?: string) {
+    await this.rest.request(
+      'POST',
+      resourcePath(CORE_KINDS.pod, { namespace, name: pod, subresource: 'log' }),
+      { body: text, contentType: 'text/plain', query: { container } },
+    );
+  }
+
   /** Follows a pod's log into a stream until stopped or the pod ends. Returns the stop function. */
   async followPodLogs(
     namespace: string,

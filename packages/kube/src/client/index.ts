@@ -14,7 +14,13 @@ export {
   type ObjectList,
   type WatchEvent,
 } from './resource-client.js';
-export { Informer, type InformerEvent, type InformerHandler } from './informer.js';
+export {
+  Informer,
+  metadataOnly,
+  withoutManagedFields,
+  type InformerEvent,
+  type InformerHandler,
+} from './informer.js';
 export { RestClient, PATCH_TYPES, type PatchType } from './rest.js';
 export {
   KubeError,

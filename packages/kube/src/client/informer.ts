@@ -13,6 +13,25 @@ function keyOf(object: KubeObject): string {
   return `${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`;
 }
 
+/** managedFields is often the bulk of an object and no reader of a local copy needs it. */
+export function withoutManagedFields<T extends KubeObject>(object: T): T {
+  const metadata: (KubeObject['metadata'] & { managedFields?: unknown }) | undefined =
+    object.metadata;
+  if (metadata?.managedFields === undefined) return object;
+  const { managedFields: _dropped, ...rest } = metadata;
+  return { ...object, metadata: rest };
+}
+
+/** Identity, version, labels and annotations only: for informers whose objects just trigger work. */
+export function metadataOnly<T extends KubeObject>(object: T): KubeObject {
+  const { name, namespace, uid, resourceVersion, labels, annotations } = object.metadata ?? {};
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    metadata: { name, namespace, uid, resourceVersion, labels, annotations },
+  };
+}
+
 function isGone(err: unknown): boolean {
   const status = (err as { status?: number; code?: number; statusCode?: number } | null) ?? {};
   return status.status === 410 || status.code === 410 || status.statusCode === 410;
@@ -43,6 +62,8 @@ export class Informer<T extends KubeObject> {
       'namespace' | 'labelSelector' | 'fieldSelector'
     > = {},
     private readonly onError: (err: unknown) => void = () => {},
+    /** What is kept of each object (and handed to handlers); by default all but managedFields. */
+    private readonly transform: (object: T) => T = withoutManagedFields,
   ) {
     this.synced = new Promise((resolve) => (this.markSynced = resolve));
   }
@@ -80,7 +101,8 @@ export class Informer<T extends KubeObject> {
     try {
       const list = await this.client.listAll(this.options);
       const seen = new Set<string>();
-      for (const object of list.items) {
+      for (const item of list.items) {
+        const object = this.transform(item);
         const key = keyOf(object);
         seen.add(key);
         this.upsert(key, object);
@@ -120,13 +142,14 @@ export class Informer<T extends KubeObject> {
       const version = event.object.metadata?.resourceVersion;
       if (version !== undefined) this.resourceVersion = version;
       if (event.type === 'BOOKMARK') return;
-      const key = keyOf(event.object);
+      const object = this.transform(event.object);
+      const key = keyOf(object);
       if (event.type === 'DELETED') {
         const old = this.cache.get(key);
         this.cache.delete(key);
-        this.emit('delete', event.object, old);
+        this.emit('delete', object, old);
       } else {
-        this.upsert(key, event.object);
+        this.upsert(key, object);
       }
     };
     const done = (err: unknown) => {

@@ -1,3 +1,4 @@
+import { Agent as HttpsAgent, type AgentOptions } from 'node:https';
 import {
   HttpMethod,
   KubernetesObjectApi,
@@ -17,6 +18,42 @@ export const PATCH_TYPES = {
 export type PatchType = keyof typeof PATCH_TYPES;
 
 export type Query = Record<string, string | number | boolean | undefined>;
+
+/**
+ * Keep-alive agents, one per set of TLS options. The library makes a new agent for every request,
+ * so each request paid a TLS handshake and a certificate context of its own (time, and native
+ * memory the process kept); requests with the same TLS options now share connections, those of
+ * other tokens to the same cluster included.
+ */
+const sharedAgents = new Map<string, HttpsAgent>();
+
+function sharedAgent(fresh: HttpsAgent): HttpsAgent {
+  const options: AgentOptions = fresh.options;
+  const text = (value: unknown) =>
+    Buffer.isBuffer(value)
+      ? value.toString('base64')
+      : typeof value === 'string' || typeof value === 'boolean'
+        ? String(value)
+        : JSON.stringify(value ?? null);
+  const key = [
+    options.ca,
+    options.cert,
+    options.key,
+    options.pfx,
+    options.passphrase,
+    options.rejectUnauthorized,
+    options.servername,
+  ]
+    .map(text)
+    .join('\0');
+  let agent = sharedAgents.get(key);
+  if (agent === undefined) {
+    agent = new HttpsAgent({ ...options, keepAlive: true, maxSockets: 64, maxFreeSockets: 16 });
+    sharedAgents.set(key, agent);
+  }
+  fresh.destroy();
+  return agent;
+}
 
 /**
  * Plain JSON requests to any path of the API server, through @kubernetes/client-node's own
@@ -42,6 +79,11 @@ class RawApi extends KubernetesObjectApi {
       );
     }
     await this.configuration.authMethods.default?.applySecurityAuthentication(context);
+    const agent = context.getAgent();
+    // Only plain HTTPS agents are shared: proxy agents carry their own connection logic.
+    if (agent instanceof HttpsAgent && agent.constructor === HttpsAgent) {
+      context.setAgent(sharedAgent(agent));
+    }
     let response;
     try {
       response = await this.configuration.httpApi.send(context).toPromise();

@@ -1,6 +1,8 @@
 import type { Logger, Mailer } from '@paddock/common';
 import {
   Informer,
+  metadataOnly,
+  parseRfc3339,
   type Kube,
   type KubeObject,
   type ResourceClient,
@@ -28,7 +30,6 @@ import {
   isolationPolicyName,
   memberCounts,
   ownedSelector,
-  parseRfc3339,
   planNamespace,
   pruneBindings,
   serviceAccountNames,
@@ -105,7 +106,7 @@ export class WorkspaceController {
     });
     this.informers.push(workspaces);
     // Agents report their spend and ask for replicas: either reconciles their Workspace.
-    const agents = new Informer<KubeObject>(this.clients.agentRuntimes, {}, onError);
+    const agents = new Informer<KubeObject>(this.clients.agentRuntimes, {}, onError, metadataOnly);
     agents.on((_event, object) => {
       const namespace = object.metadata?.namespace;
       if (namespace === undefined) return;
@@ -122,7 +123,8 @@ export class WorkspaceController {
       this.clients.networkPolicies,
     ];
     for (const client of owned) {
-      const informer = new Informer<KubeObject>(client, managed, onError);
+      // Only their identity is kept: the reconcile reads the cluster, these only trigger it.
+      const informer = new Informer<KubeObject>(client, managed, onError, metadataOnly);
       informer.on((_event, object) => {
         const owner = object.metadata?.annotations?.[ANNOTATION_OWNER_WORKSPACE];
         if (owner !== undefined) this.queue.add(owner);

@@ -21,14 +21,13 @@ export {
   type ObservedNamespace,
   type NamespacePlan,
 } from './namespace.js';
-export { WORKSPACE_ROLES, clusterRoleName } from './roles.js';
+export { clusterRoleName } from './roles.js';
 export { workspaceClusterRole, WORKSPACE_CLUSTER_ROLES } from './cluster-roles.js';
 export {
   serviceAccountName,
   serviceAccountNames,
   desiredServiceAccounts,
 } from './service-accounts.js';
-export { parseRfc3339, isGrantActive, nextExpiry } from './grant-expiry.js';
 export {
   LABEL_BINDING_SOURCE,
   ANNOTATION_EXPIRES,

@@ -1,6 +1,9 @@
-import type { Workspace, WorkspaceRole } from '@paddock/kube';
-import { isGrantActive } from './grant-expiry.js';
-import { WORKSPACE_ROLES } from './roles.js';
+import {
+  higherWorkspaceRole,
+  isGrantActive,
+  type Workspace,
+  type WorkspaceRole,
+} from '@paddock/kube';
 
 export interface MemberCounts {
   owners: number;
@@ -16,8 +19,7 @@ export interface MemberCounts {
 export function memberCounts(workspace: Workspace, now: Date): MemberCounts {
   const highest = new Map<string, WorkspaceRole>();
   const grant = (subject: string, role: WorkspaceRole) => {
-    const current = highest.get(subject);
-    if (current === undefined || rank(role) < rank(current)) highest.set(subject, role);
+    highest.set(subject, higherWorkspaceRole(highest.get(subject), role) ?? role);
   };
   for (const entry of workspace.spec.roleBindings ?? []) {
     for (const group of entry.groups ?? []) grant(`Group:${group}`, entry.role);
@@ -31,8 +33,4 @@ export function memberCounts(workspace: Workspace, now: Date): MemberCounts {
   const counts: MemberCounts = { owners: 0, editors: 0, viewers: 0 };
   for (const role of highest.values()) counts[`${role}s`]++;
   return counts;
-}
-
-function rank(role: WorkspaceRole): number {
-  return WORKSPACE_ROLES.indexOf(role);
 }

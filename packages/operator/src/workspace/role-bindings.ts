@@ -1,8 +1,15 @@
-import { GROUP, type Workspace, type WorkspaceRole } from '@paddock/kube';
-import { isGrantActive, nextExpiry, parseRfc3339 } from './grant-expiry.js';
+import {
+  GROUP,
+  isGrantActive,
+  nextExpiry,
+  parseRfc3339,
+  WORKSPACE_ROLES,
+  type Workspace,
+  type WorkspaceRole,
+} from '@paddock/kube';
 import type { RoleBindingObject, Subject } from './kube-objects.js';
 import { isOwnedBy, ownedMetadata } from './ownership.js';
-import { clusterRoleName, WORKSPACE_ROLES } from './roles.js';
+import { clusterRoleName } from './roles.js';
 import { serviceAccountName } from './service-accounts.js';
 import { shortHash } from './short-hash.js';
 

@@ -1,7 +1,6 @@
-import type { Workspace, WorkspaceRole } from '@paddock/kube';
+import { WORKSPACE_ROLES, type Workspace, type WorkspaceRole } from '@paddock/kube';
 import type { ServiceAccountObject } from './kube-objects.js';
 import { ownedMetadata } from './ownership.js';
-import { WORKSPACE_ROLES } from './roles.js';
 
 /**
  * The ServiceAccount of a role. Each Workspace has its own namespace, so fixed names are unique and

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { createLogger } from '@paddock/common';
 import { CORE_KINDS, type KubeEvent, type KubeObject } from '@paddock/kube';
 import { EventRecorder } from '../../src/runtime/events.js';
-import { startEmbeddedCluster, type EmbeddedCluster } from './embedded-cluster.js';
+import { startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
 
 describe('the event recorder', () => {
   let cluster: EmbeddedCluster;

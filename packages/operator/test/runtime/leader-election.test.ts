@@ -8,7 +8,7 @@ import {
   type Lease,
   type LeaderElectionOptions,
 } from '../../src/runtime/leader-election.js';
-import { startEmbeddedCluster, type EmbeddedCluster } from './embedded-cluster.js';
+import { startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
 
 const NAMESPACE = 'default';
 

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { eventually } from '@paddock/testing';
 import { CORE_KINDS, KINDS, type KubeObject, type Workspace } from '@paddock/kube';
 import { statusChanged, writeStatusIfChanged } from '../../src/runtime/status.js';
-import { startEmbeddedCluster, type EmbeddedCluster } from './embedded-cluster.js';
+import { startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
 
 describe('status changes', () => {
   const cases: { name: string; old: unknown; next: unknown; changed: boolean }[] = [

@@ -1,4 +1,22 @@
-import type { WorkspaceDirectGrant } from '@paddock/kube';
+import type { WorkspaceDirectGrant, WorkspaceRole } from './resources/workspace.js';
+
+/**
+ * Who may do what in a workspace, as the operator (RoleBindings, status.members) and the dashboard
+ * (each user's role) both read it from the Workspace: the one place for these facts.
+ */
+
+/** The three workspace roles, highest first. */
+export const WORKSPACE_ROLES: readonly WorkspaceRole[] = ['owner', 'editor', 'viewer'];
+
+/** The higher of two workspace roles (either may be absent). */
+export function higherWorkspaceRole(
+  a: WorkspaceRole | undefined,
+  b: WorkspaceRole | undefined,
+): WorkspaceRole | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return WORKSPACE_ROLES.indexOf(a) <= WORKSPACE_ROLES.indexOf(b) ? a : b;
+}
 
 const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/;

@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import { Kube } from '@paddock/kube';
+import { start, type Started } from './processes.js';
+import { tempDir } from './temp.js';
+
+const packages = join(import.meta.dirname, '..', '..');
+const CLUSTER_BIN = join(packages, 'cluster-local', 'bin', 'paddock-cluster.js');
+const OPERATOR_BIN = join(packages, 'operator', 'bin', 'paddock-operator.js');
+
+export interface EmbeddedCluster {
+  kube: Kube;
+  /** The admin kubeconfig the cluster wrote, for processes such as the operator. */
+  kubeconfig: string;
+  process: Started;
+  /** Stops the cluster and removes its files; safe to call twice. */
+  stop: () => Promise<void>;
+}
+
+/** The embedded Kubernetes API as a process of its own, on a free port, in a fresh folder. */
+export async function startEmbeddedCluster(): Promise<EmbeddedCluster> {
+  const dir = await tempDir('paddock-embedded-cluster-');
+  const kubeconfig = join(dir.path, 'kubeconfig');
+  const process = start(globalThis.process.execPath, [
+    CLUSTER_BIN,
+    '--listen',
+    '127.0.0.1:0',
+    '--kubeconfig',
+    kubeconfig,
+  ]);
+  await process.waitForOutput(/"addr":"127\.0\.0\.1:\d+"/, 30_000);
+  return {
+    kube: Kube.connect({ kubeconfig }),
+    kubeconfig,
+    process,
+    stop: async () => {
+      await process.stop();
+      await dir.remove();
+    },
+  };
+}
+
+/**
+ * The compiled operator against a cluster, one replica (no leader election), until it leads.
+ * Extra SVC_OPERATOR_* variables may be given.
+ */
+export async function startOperator(
+  kubeconfig: string,
+  env: Record<string, string> = {},
+): Promise<Started> {
+  const operator = start(globalThis.process.execPath, [OPERATOR_BIN, '--kubeconfig', kubeconfig], {
+    env: {
+      PATH: globalThis.process.env.PATH,
+      SVC_LOG_FORMAT: 'json',
+      SVC_OPERATOR_LISTEN_ADDR: '127.0.0.1:0',
+      SVC_OPERATOR_LEADER_ELECTION: 'false',
+      ...env,
+    },
+  });
+  await operator.waitForOutput(/leading: controllers started/, 60_000);
+  return operator;
+}
