@@ -162,6 +162,25 @@ describe('the Workspace controller', () => {
     assert.equal(ns.metadata.annotations?.contact, 'ops@example.com');
   });
 
+  it('removes from the namespace the labels and annotations removed from the spec, only those', async () => {
+    await namespaces().patch('ns-alpha', { metadata: { labels: { 'set-by': 'someone-else' } } });
+    await update('alpha', (spec) => ({
+      ...spec,
+      defaultTags: {},
+      namespace: { ...spec.namespace, labels: { tier: 'silver' }, annotations: {} },
+    }));
+    const ns = await eventually('the team tag and the contact removed', async () => {
+      const found = await namespaces().get('ns-alpha');
+      return found.metadata.labels?.team === undefined &&
+        found.metadata.annotations?.contact === undefined
+        ? found
+        : undefined;
+    });
+    assert.equal(ns.metadata.labels?.tier, 'silver');
+    assert.equal(ns.metadata.labels?.['set-by'], 'someone-else');
+    assert.equal(ns.metadata.labels?.['paddock.dev/workspace'], 'alpha');
+  });
+
   it('makes the three ServiceAccounts and binds groups, ServiceAccounts and direct grants', async () => {
     const expires = new Date(Date.now() + 4_000).toISOString();
     await workspaces().create(

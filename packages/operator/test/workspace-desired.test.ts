@@ -16,6 +16,7 @@ import {
   ANNOTATION_OWNER_WORKSPACE,
   WORKSPACE_CLUSTER_ROLES,
   desiredNamespace,
+  withoutStaleSpecKeys,
   desiredNetworkPolicy,
   desiredResourceQuota,
   desiredRoleBindings,
@@ -101,6 +102,7 @@ describe('the namespace', () => {
           'paddock.dev/owner-workspace': 'team-a',
           'paddock.dev/owner-uid': 'uid-team-a',
           'paddock.dev/namespace-created': 'true',
+          'paddock.dev/spec-keys': 'labels:cost,team;annotations:note',
         },
       },
     });
@@ -1036,5 +1038,32 @@ describe('phase and conditions', () => {
       previous: second.conditions,
     });
     assert.deepEqual(third.conditions, second.conditions);
+  });
+});
+
+describe('keys removed from the spec', () => {
+  it('are removed from the namespace; keys others set are kept', () => {
+    const before = desiredNamespace(
+      workspace({
+        defaultTags: { team: 'blue' },
+        namespace: { name: 'ns', labels: { tier: 'gold' }, annotations: { contact: 'x' } },
+      }),
+      { created: true },
+    ).namespace;
+    const existing = {
+      ...before,
+      metadata: { ...before.metadata, labels: { ...before.metadata.labels, mine: 'yes' } },
+    };
+    const after = desiredNamespace(
+      workspace({ namespace: { name: 'ns', labels: { tier: 'gold' } } }),
+      { created: true },
+    ).namespace;
+    const pruned = withoutStaleSpecKeys(existing, after);
+    assert.ok(pruned);
+    assert.equal(pruned.metadata.labels?.team, undefined);
+    assert.equal(pruned.metadata.labels?.tier, 'gold');
+    assert.equal(pruned.metadata.labels?.mine, 'yes');
+    assert.equal(pruned.metadata.annotations?.contact, undefined);
+    assert.equal(withoutStaleSpecKeys(existing, before), undefined);
   });
 });

@@ -22,6 +22,7 @@ import {
   QUOTA_NAME,
   WORKSPACE_CLUSTER_ROLES,
   desiredNamespace,
+  withoutStaleSpecKeys,
   desiredNetworkPolicy,
   desiredResourceQuota,
   desiredRoleBindings,
@@ -41,7 +42,7 @@ import { applyAgentControls, type AgentControlsOutcome } from './workspace/agent
 import { removeWorkspaceObjects } from './workspace/cleanup.js';
 import { workspaceClients, type WorkspaceClients } from './workspace/clients.js';
 import { covers } from './workspace/covers.js';
-import { deleteIfExists, ensureObject, getIfExists } from './workspace/ensure-object.js';
+import { deleteIfExists, ensureObject, getIfExists, mergeInto } from './workspace/ensure-object.js';
 
 export const WORKSPACE_FINALIZER = 'paddock.dev/workspace-cleanup';
 export const WORKSPACE_CONTROLLER = 'workspace';
@@ -320,7 +321,12 @@ export class WorkspaceController {
       await recorder.warning(workspace, 'ReservedKeysIgnored', `Reserved keys ignored (${keys}).`);
     }
     try {
-      await ensureObject(this.clients.namespaces, namespace, existing ?? null);
+      const pruned = existing && withoutStaleSpecKeys(existing, namespace);
+      if (pruned !== undefined) {
+        await this.clients.namespaces.replace(mergeInto(pruned, namespace));
+      } else {
+        await ensureObject(this.clients.namespaces, namespace, existing ?? null);
+      }
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       await recorder.warning(workspace, 'NamespaceFailed', message);

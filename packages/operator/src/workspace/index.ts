@@ -14,6 +14,8 @@ export {
 export {
   LABEL_ENVIRONMENT,
   ANNOTATION_NAMESPACE_CREATED,
+  ANNOTATION_SPEC_KEYS,
+  withoutStaleSpecKeys,
   desiredNamespace,
   namespaceOwnership,
   namespaceCreatedByWorkspace,

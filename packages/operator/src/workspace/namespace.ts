@@ -7,6 +7,13 @@ export const LABEL_ENVIRONMENT = `${GROUP}/environment`;
 /** `"true"` when the Workspace created the namespace, so deletion removes only what it created. */
 export const ANNOTATION_NAMESPACE_CREATED = `${GROUP}/namespace-created`;
 
+/**
+ * The label and annotation keys the spec set on the namespace, as `labels:a,b;annotations:c`, so
+ * that keys later removed from the spec are removed from the namespace too (keys set by others are
+ * never touched).
+ */
+export const ANNOTATION_SPEC_KEYS = `${GROUP}/spec-keys`;
+
 /** What the controller knows of a namespace it read (absent when there is none). */
 export interface ObservedNamespace {
   metadata?: {
@@ -28,6 +35,10 @@ export function desiredNamespace(
   const tags = withoutReservedKeys(spec.defaultTags, 'defaultTags');
   const labels = withoutReservedKeys(spec.namespace.labels, 'namespace.labels');
   const annotations = withoutReservedKeys(spec.namespace.annotations, 'namespace.annotations');
+  const specKeys = formatSpecKeys({
+    labels: Object.keys({ ...tags.kept, ...labels.kept }),
+    annotations: Object.keys(annotations.kept),
+  });
   const namespace: NamespaceObject = {
     apiVersion: 'v1',
     kind: 'Namespace',
@@ -43,10 +54,58 @@ export function desiredNamespace(
         ...annotations.kept,
         ...ownerAnnotations(workspace),
         [ANNOTATION_NAMESPACE_CREATED]: String(options.created),
+        [ANNOTATION_SPEC_KEYS]: specKeys,
       },
     },
   };
   return { namespace, ignored: [...tags.ignored, ...labels.ignored, ...annotations.ignored] };
+}
+
+interface SpecKeys {
+  labels: string[];
+  annotations: string[];
+}
+
+function formatSpecKeys(keys: SpecKeys): string {
+  return `labels:${[...keys.labels].sort().join(',')};annotations:${[...keys.annotations].sort().join(',')}`;
+}
+
+function parseSpecKeys(value: string | undefined): SpecKeys {
+  const keys: SpecKeys = { labels: [], annotations: [] };
+  for (const part of (value ?? '').split(';')) {
+    const [kind, list = ''] = part.split(':');
+    if (kind === 'labels' || kind === 'annotations') keys[kind] = list.split(',').filter(Boolean);
+  }
+  return keys;
+}
+
+/**
+ * The existing namespace without the keys an earlier spec set and the desired one no longer
+ * does, or undefined when there are none to remove.
+ */
+export function withoutStaleSpecKeys(
+  existing: NamespaceObject,
+  desired: NamespaceObject,
+): NamespaceObject | undefined {
+  const before = parseSpecKeys(existing.metadata.annotations?.[ANNOTATION_SPEC_KEYS]);
+  const after = parseSpecKeys(desired.metadata.annotations?.[ANNOTATION_SPEC_KEYS]);
+  const stale = (kind: keyof SpecKeys) =>
+    before[kind].filter(
+      (key) => !after[kind].includes(key) && existing.metadata[kind]?.[key] !== undefined,
+    );
+  const labels = stale('labels');
+  const annotations = stale('annotations');
+  if (labels.length + annotations.length === 0) return undefined;
+  const without = (map: Record<string, string> | undefined, keys: string[]) =>
+    Object.fromEntries(Object.entries(map ?? {}).filter(([key]) => !keys.includes(key)));
+  return {
+    ...existing,
+    metadata: {
+      ...existing.metadata,
+      labels: without(existing.metadata.labels, labels),
+      annotations: without(existing.metadata.annotations, annotations),
+    },
+  };
 }
 
 /**
