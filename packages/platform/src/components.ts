@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrapCluster } from './cluster-bootstrap.js';
+import { binOf } from './package-bins.js';
 import type { ComponentSpec } from './supervisor.js';
 
 export interface LocalPlatform {
@@ -52,15 +52,8 @@ async function localSecrets(dir: string): Promise<LocalSecrets> {
   }
 }
 
-const require = createRequire(import.meta.url);
-const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-
-/** The command file of a workspace package's bin. */
-function binOf(pkg: string, command: string): string {
-  const manifest = require.resolve(`${pkg}/package.json`);
-  const { bin } = require(manifest) as { bin: Record<string, string> };
-  return join(dirname(manifest), bin[command]!);
-}
+const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const repositoryRoot = join(packageRoot, '..', '..');
 
 /** Whether only this machine can reach a listener bound to `host`. */
 export function isLoopback(host: string): boolean {
@@ -87,8 +80,10 @@ async function sampleWorkspace(dataDir: string): Promise<string> {
  */
 export async function localComponents(platform: LocalPlatform): Promise<ComponentSpec[]> {
   const { host, sandboxPort, dashboardPort } = platform;
-  const cluster =
-    platform.kubeconfig === undefined ? [embeddedCluster(platform), operator(platform)] : [];
+  const embedded = platform.kubeconfig === undefined;
+  const cluster = embedded
+    ? [embeddedCluster(platform), operator(platform), localAgents(platform)]
+    : [];
   const dashboardDir = join(platform.dataDir, 'dashboard');
   const secrets = await localSecrets(dashboardDir);
   const workspace = await sampleWorkspace(platform.dataDir);
@@ -127,7 +122,11 @@ export async function localComponents(platform: LocalPlatform): Promise<Componen
     {
       name: 'dashboard',
       command: process.execPath,
-      args: [binOf('@paddock/dashboard', 'paddock-dashboard')],
+      args: [
+        binOf('@paddock/dashboard', 'paddock-dashboard'),
+        '--kubeconfig',
+        platform.kubeconfig ?? embeddedKubeconfig(platform),
+      ],
       env: {
         SVC_AUTH_MODE: 'builtin',
         SVC_LISTEN_ADDR: `${host}:${dashboardPort}`,
@@ -153,7 +152,7 @@ export async function localComponents(platform: LocalPlatform): Promise<Componen
 function embeddedCluster(platform: LocalPlatform): ComponentSpec {
   const { host, clusterPort } = platform;
   const dir = join(platform.dataDir, 'cluster');
-  const kubeconfig = join(dir, 'kubeconfig');
+  const kubeconfig = embeddedKubeconfig(platform);
   return {
     name: 'cluster',
     command: process.execPath,
@@ -175,6 +174,11 @@ function embeddedCluster(platform: LocalPlatform): ComponentSpec {
   };
 }
 
+/** The admin kubeconfig the embedded cluster writes at start. */
+function embeddedKubeconfig(platform: LocalPlatform): string {
+  return join(platform.dataDir, 'cluster', 'kubeconfig');
+}
+
 /** The operator, against the embedded cluster: it makes the sample workspace and registry Ready. */
 function operator(platform: LocalPlatform): ComponentSpec {
   const { host } = platform;
@@ -185,7 +189,7 @@ function operator(platform: LocalPlatform): ComponentSpec {
     args: [
       binOf('@paddock/operator', 'paddock-operator'),
       '--kubeconfig',
-      join(platform.dataDir, 'cluster', 'kubeconfig'),
+      embeddedKubeconfig(platform),
     ],
     // The sample registry's tools start after the operator: look again soon, not in 5 minutes.
     env: {
@@ -194,5 +198,34 @@ function operator(platform: LocalPlatform): ComponentSpec {
     },
     readyUrl: url(host, port, '/readyz'),
     banner: [`metrics:                  ${url(host, port, '/metrics')}`],
+  };
+}
+
+/**
+ * The embedded cluster runs no containers, so `paddock agents` plays the kubelet for its agents:
+ * each replica of a paddock-sandbox agent runs as a local process whose output is its pod's log.
+ * It is a component like the others, a process of its own, because the supervisor already gives
+ * it all it needs: it starts once the cluster's bootstrap is done (start order), it stops before
+ * the cluster (reverse order) so the sandboxes' last lines still reach their pods, a crash
+ * restarts it with back-off, and the stop signals go to its process group, which holds the
+ * sandboxes it started: none outlives the platform, even when it has to be killed.
+ */
+function localAgents(platform: LocalPlatform): ComponentSpec {
+  const kubeconfig = embeddedKubeconfig(platform);
+  return {
+    name: 'agents',
+    command: process.execPath,
+    args: [
+      join(packageRoot, 'bin', 'paddock.js'),
+      'agents',
+      '--data',
+      platform.dataDir,
+      '--kubeconfig',
+      kubeconfig,
+    ],
+    banner: [
+      `agent replicas:           paddock-sandbox ones run here, workspaces in ${join(platform.dataDir, 'agents')}`,
+      `sample agent's log:       kubectl --kubeconfig ${kubeconfig} logs -n paddock-sample sample-agent-0`,
+    ],
   };
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tempDir } from '@paddock/testing';
 import { isLoopback, localComponents } from '../src/components.js';
@@ -25,8 +26,43 @@ describe('the local platform’s components', () => {
             kubeconfig,
           })
         ).map((c) => c.name);
-      assert.deepEqual(await names(), ['cluster', 'operator', 'sandbox', 'dashboard']);
+      assert.deepEqual(await names(), ['cluster', 'operator', 'agents', 'sandbox', 'dashboard']);
       assert.deepEqual(await names('/etc/kubeconfig'), ['sandbox', 'dashboard']);
+    } finally {
+      await dir.remove();
+    }
+  });
+
+  it('gives the local agents and the dashboard the embedded cluster, else the dashboard the one named', async () => {
+    const dir = await tempDir();
+    try {
+      const components = async (kubeconfig?: string) =>
+        localComponents({
+          dataDir: dir.path,
+          host: '127.0.0.1',
+          sandboxPort: 7070,
+          dashboardPort: 3000,
+          clusterPort: 6443,
+          kubeconfig,
+        });
+      const argAfter = (args: readonly string[], flag: string) => args[args.indexOf(flag) + 1];
+      const embedded = await components();
+      const kubeconfig = join(dir.path, 'cluster', 'kubeconfig');
+      const dashboard = embedded.find((c) => c.name === 'dashboard')!;
+      assert.equal(argAfter(dashboard.args, '--kubeconfig'), kubeconfig);
+      const agents = embedded.find((c) => c.name === 'agents')!;
+      assert.deepEqual(agents.args.slice(1), [
+        'agents',
+        '--data',
+        dir.path,
+        '--kubeconfig',
+        kubeconfig,
+      ]);
+      const named = await components('/etc/kubeconfig');
+      assert.equal(
+        argAfter(named.find((c) => c.name === 'dashboard')!.args, '--kubeconfig'),
+        '/etc/kubeconfig',
+      );
     } finally {
       await dir.remove();
     }

@@ -18,7 +18,12 @@ describe('the paddock command', () => {
   });
 
   it('exits 2 with one line and the usage on an unknown command or flag', async () => {
-    for (const args of [['launch'], ['up', '--colour']]) {
+    for (const args of [
+      ['launch'],
+      ['up', '--colour'],
+      ['up', '--kubeconfig', 'k'],
+      ['agents', '--sandbox-port', '7070'],
+    ]) {
       const run = start(process.execPath, [bin, ...args]);
       assert.equal((await run.exited).code, 2);
       assert.match(run.output(), /^error: .+\n\nUsage: paddock/);
@@ -92,12 +97,54 @@ describe('the paddock command', () => {
       );
       const accounts = await kubectl('get', 'sa', '-n', 'paddock-sample', '-o', 'name');
       assert.match(accounts.stdout, /serviceaccount\/workspace-viewer/);
+      // The sample agent's replica runs as a local sandbox process whose output is its pod's log.
+      await eventually(
+        'the sample agent’s pod Running',
+        async () =>
+          (
+            await kubectl(
+              'get',
+              'pod',
+              'sample-agent-0',
+              '-n',
+              'paddock-sample',
+              '-o',
+              'jsonpath={.status.phase}',
+            )
+          ).stdout === 'Running'
+            ? true
+            : undefined,
+        30_000,
+        250,
+      );
+      const agentLog = await kubectl('logs', '-n', 'paddock-sample', 'sample-agent-0');
+      assert.match(agentLog.stdout, /"msg":"MCP server listening"/);
+      const [, agentPort] = agentLog.stdout.match(/"addr":"127\.0\.0\.1:(\d+)"/) ?? [];
+      assert.ok(agentPort, agentLog.stdout);
+      // The initial admin is an owner of the sample workspace, so the dashboard shows it.
+      const cookie = login.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+      const listed = await fetch(`http://127.0.0.1:${dashboardPort}/api/workspaces`, {
+        headers: { cookie },
+      });
+      assert.equal(listed.status, 200);
+      const { workspaces: shown } = (await listed.json()) as { workspaces: { name: string }[] };
+      assert.deepEqual(
+        shown.map((w) => w.name),
+        ['sample'],
+      );
       run.child.kill('SIGINT');
       const { code } = await run.exited;
       assert.equal(code, 0, run.output());
       assert.match(run.output(), /stopping: received SIGINT/);
       assert.match(run.output(), /paddock +\| stopped/);
       await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`), 'the sandbox stopped too');
+      await assert.rejects(
+        fetch(`http://127.0.0.1:${agentPort}/healthz`),
+        'the agent’s sandbox process stopped too',
+      );
     } finally {
       await run.stop();
       await dir.remove();

@@ -63,14 +63,28 @@ export interface SshServer {
 }
 
 /**
+ * A fresh ed25519 host key in the OpenSSH format ssh2 takes (not node:crypto's PKCS8 export).
+ * ssh2's generator drops leading zero bytes of the public key, so about one key in 256 is one its
+ * own parser then rejects and the server cannot start: such a key is thrown away for another.
+ */
+export function hostPrivateKey(): string {
+  for (let attempt = 0; ; attempt++) {
+    const pair = ssh2.utils.generateKeyPairSync('ed25519');
+    const usable =
+      !(ssh2.utils.parseKey(pair.private) instanceof Error) &&
+      !(ssh2.utils.parseKey(pair.public) instanceof Error);
+    if (usable) return pair.private;
+    if (attempt >= 16) throw new Error('no usable SSH host key could be generated');
+  }
+}
+
+/**
  * The embedded SSH server on 127.0.0.1 with an OS-chosen port, reached through the port-forward
  * tunnel. Its ed25519 host key is generated at every start and lives only in memory.
  */
 export async function startSshServer(options: SshServerOptions): Promise<SshServer> {
-  // ssh2 takes the OpenSSH private key format this produces (not node:crypto's PKCS8 export).
-  const hostKey = ssh2.utils.generateKeyPairSync('ed25519');
   const ssh = new ssh2.Server({
-    hostKeys: [hostKey.private],
+    hostKeys: [hostPrivateKey()],
     ident: SERVER_IDENT,
     keepaliveInterval: KEEPALIVE_INTERVAL_MS,
     keepaliveCountMax: KEEPALIVE_COUNT_MAX,
