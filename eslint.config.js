@@ -4,6 +4,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'test-artifacts/**'] },
@@ -24,6 +26,17 @@ export default tseslint.config(
       '@typescript-eslint/only-throw-error': 'error',
       eqeqeq: ['error', 'smart'],
     },
+  },
+  {
+    // The web interface runs in the browser; hooks and accessibility are checked there.
+    files: ['packages/dashboard-web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    files: ['packages/dashboard-web/src/**/*.tsx'],
+    ...jsxA11y.flatConfigs.strict,
   },
   {
     files: ['**/*.js', '**/*.mjs'],

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { ApiKeyView } from '../src/auth/apikeys/service.js';
 import {
   ADMIN_PASSWORD,
   Client,
   errorOf,
   startDashboard,
   type RunningDashboard,
-} from './support/dashboard.js';
-import type { ApiKeyView } from '../src/auth/apikeys/service.js';
+} from '@paddock/testing';
 
 type KeyView = ApiKeyView;
 

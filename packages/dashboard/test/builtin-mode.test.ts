@@ -1,15 +1,18 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { startPostgres, startSmtp, type RunningSmtp, type StartedPostgres } from '@paddock/testing';
 import {
+  startPostgres,
+  startSmtp,
+  type RunningSmtp,
+  type StartedPostgres,
   ADMIN_PASSWORD,
   Client,
   errorOf,
   startDashboard,
   type Answer,
   type RunningDashboard,
-} from './support/dashboard.js';
+} from '@paddock/testing';
 import { tokenInMail } from './support/smtp.js';
 
 const LOCKOUT_SECONDS = 2;

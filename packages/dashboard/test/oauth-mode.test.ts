@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { freePort } from '@paddock/testing';
 import {
+  freePort,
   Client,
   errorOf,
   startDashboard,
   type Answer,
   type RunningDashboard,
-} from './support/dashboard.js';
+} from '@paddock/testing';
 import {
   manyGroups,
   startOidcProvider,

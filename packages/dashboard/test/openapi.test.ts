@@ -9,6 +9,7 @@ import { Authenticator } from '../src/auth/authenticator.js';
 import { ExternalUsers } from '../src/auth/external-users.js';
 import { Accounts } from '../src/builtin/accounts.js';
 import { AUTH_MODES, loadDashboardConfig, publicOrigin, type AuthMode } from '../src/config.js';
+import { WEB_ROUTES } from '../src/http/web-routes.js';
 import { createDashboardApp, type DashboardApp } from '../src/http/app.js';
 import type { DashboardContext } from '../src/http/context.js';
 import { ERROR_STATUS } from '../src/http/errors.js';
@@ -31,7 +32,7 @@ import {
   startDashboard,
   type Answer,
   type RunningDashboard,
-} from './support/dashboard.js';
+} from '@paddock/testing';
 
 const SECRET = 'openapi-test-session-secret-of-32-characters-or-more';
 
@@ -182,9 +183,14 @@ function describedIn(doc: OpenApiDocument, mode: AuthMode): string[] {
     .map(({ method, path }) => `${method} ${path}`);
 }
 
-/** `METHOD /path` of every route an app registered, the HEAD twins of GET routes left out. */
+/**
+ * `METHOD /path` of every API route an app registered, the HEAD twins of GET routes and the web
+ * interface's pages and files left out.
+ */
 function registered(routes: DashboardApp['routes']): string[] {
-  return routes.filter((r) => r.method !== 'HEAD').map((r) => `${r.method} ${openApiPath(r.url)}`);
+  return routes
+    .filter((r) => r.method !== 'HEAD' && !(WEB_ROUTES as readonly string[]).includes(r.url))
+    .map((r) => `${r.method} ${openApiPath(r.url)}`);
 }
 
 /** What the app has that the document lacks, and the other way round. */

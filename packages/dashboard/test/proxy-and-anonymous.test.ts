@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client, errorOf, startDashboard, type RunningDashboard } from './support/dashboard.js';
 import type { User } from '../src/auth/user.js';
+import { Client, errorOf, startDashboard, type RunningDashboard } from '@paddock/testing';
 
 interface Me {
   user: User;

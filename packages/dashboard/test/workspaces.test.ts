@@ -20,15 +20,13 @@ import {
   startOperator,
   type EmbeddedCluster,
   type Started,
-} from '@paddock/testing';
-import {
   ADMIN_PASSWORD,
   Client,
   errorOf,
   startDashboard,
   type Answer,
   type RunningDashboard,
-} from './support/dashboard.js';
+} from '@paddock/testing';
 import { RENEW_BEFORE_MS, TOKEN_SECONDS, WorkspaceTokens } from '../src/workspaces/tokens.js';
 
 const kindOf = (name: string) => KINDS.find((kind) => kind.kind === name)!;

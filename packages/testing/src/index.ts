@@ -14,3 +14,14 @@ export { eventually, isAlive, assertDies } from './waiting.js';
 export { startPostgres, type StartedPostgres } from './postgres.js';
 export { startSmtp, type RunningSmtp, type ReceivedMail } from './smtp.js';
 export { startEmbeddedCluster, startOperator, type EmbeddedCluster } from './embedded-cluster.js';
+export { launchBrowser, screenshot, pageProblems, SCREENSHOT_DIR } from './browser.js';
+export {
+  startDashboard,
+  Client,
+  errorOf,
+  DASHBOARD_BIN,
+  SESSION_SECRET,
+  ADMIN_PASSWORD,
+  type RunningDashboard,
+  type Answer,
+} from './dashboard.js';

@@ -14,6 +14,7 @@ import {
   SPEC_SECURITY_HEADERS,
 } from './security.js';
 import { registerUserRoutes } from './user-routes.js';
+import { isApiPath, registerWebRoutes } from './web-routes.js';
 import { registerWorkspaceRoutes } from './workspace-routes.js';
 import { registerWorkspaceWriteRoutes } from './workspace-write-routes.js';
 
@@ -80,7 +81,8 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
     }
     const now = ctx.now();
     if (HEALTH_ROUTES.has(req.routeOptions.url ?? '')) return;
-    if (req.routeOptions.config.access === 'public') {
+    const { access } = req.routeOptions.config;
+    if (access === 'public' || (access === 'page' && !isApiPath(req.url))) {
       // Public routes see the session (logout, the OAuth callback), never a header credential.
       if (sessionModes) req.session = await ctx.sessions.read(req, reply, now);
       return;
@@ -96,6 +98,7 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
   registerUserRoutes(app, ctx);
   registerWorkspaceRoutes(app, ctx);
   registerWorkspaceWriteRoutes(app, ctx);
+  await registerWebRoutes(app);
   registerOpenApiRoutes(app);
   return { app, health, routes };
 }

@@ -33,8 +33,11 @@ export interface DashboardContext {
   now: () => number;
 }
 
-/** How a route is reached: by anyone, or only by an authenticated caller. */
-export type RouteAccess = 'public' | 'authenticated';
+/**
+ * How a route is reached: by anyone, only by an authenticated caller, or (`page`, the web
+ * interface's catch-all) by anyone outside /api/ and like an unknown API route inside it.
+ */
+export type RouteAccess = 'public' | 'authenticated' | 'page';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

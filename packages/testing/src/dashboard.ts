@@ -1,7 +1,15 @@
 import { join } from 'node:path';
-import { start, tempDir, type Started } from '@paddock/testing';
+import { start, type Started } from './processes.js';
+import { tempDir } from './temp.js';
 
-export const DASHBOARD_BIN = join(import.meta.dirname, '..', '..', 'bin', 'paddock-dashboard.js');
+export const DASHBOARD_BIN = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  'dashboard',
+  'bin',
+  'paddock-dashboard.js',
+);
 export const SESSION_SECRET = 'test-session-secret-of-at-least-32-characters';
 export const ADMIN_PASSWORD = 'admin-password-for-tests';
 

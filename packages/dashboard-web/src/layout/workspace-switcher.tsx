@@ -1,0 +1,4 @@
+/** The workspace switcher of the header. */
+export function WorkspaceSwitcher() {
+  return null;
+}

@@ -1,0 +1,3 @@
+export function ApiKeysPage() {
+  return <h1>API keys</h1>;
+}

@@ -1,0 +1,3 @@
+export function WorkspacesPage() {
+  return <h1>Workspaces</h1>;
+}

@@ -1,0 +1,3 @@
+export function WorkspacePage() {
+  return <h1>Workspace</h1>;
+}

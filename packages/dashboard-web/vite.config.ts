@@ -1,0 +1,21 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// Built into dist/ and served by paddock-dashboard: hashed files under /assets/ are cached for good,
+// index.html never. No inline script or style is emitted, as the dashboard's CSP allows none.
+export default defineConfig({
+  plugins: [react()],
+  // One React for the app and its libraries, whichever node_modules each was installed in.
+  resolve: { dedupe: ['react', 'react-dom', 'react-router'] },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    sourcemap: false,
+    modulePreload: { polyfill: false },
+  },
+  server: {
+    // `npx vite` against a dashboard on :3000 during UI work.
+    proxy: { '/api': 'http://127.0.0.1:3000' },
+  },
+});
