@@ -5,16 +5,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  CORE_KINDS,
-  KINDS,
-  Kube,
-  type KubeObject,
-  type Workspace,
-  installCrds,
-} from '@paddock/kube';
+import { KINDS, type Workspace } from '@paddock/kube';
 import { freePort, start, tempDir } from '@paddock/testing';
-import { startServer } from './lib/processes.js';
+import { startBenchCluster } from './lib/cluster.js';
 import { printTable, type Row } from './lib/table.js';
 
 const FIRST = 1_000;
@@ -23,7 +16,6 @@ const CONCURRENCY = 32;
 const POLL_MS = 250;
 const TOUCH_ANNOTATION = 'bench.paddock.dev/touched';
 const root = join(import.meta.dirname, '..');
-const clusterBin = join(root, 'packages', 'cluster-local', 'bin', 'paddock-cluster.js');
 const operatorBin = join(root, 'packages', 'operator', 'bin', 'paddock-operator.js');
 
 function workspace(i: number): Workspace {
@@ -63,26 +55,9 @@ const mib = (n: number) => `${n.toFixed(0)} MiB`;
 
 const dir = await tempDir('paddock-bench-operator-');
 try {
-  const kubeconfig = join(dir.path, 'kubeconfig');
-  const cluster = await startServer(
-    process.execPath,
-    [
-      clusterBin,
-      '--listen',
-      '127.0.0.1:0',
-      '--data',
-      join(dir.path, 'data'),
-      '--kubeconfig',
-      kubeconfig,
-    ],
-    /"addr":"127\.0\.0\.1:(\d+)"/,
-  );
+  const cluster = await startBenchCluster(dir.path);
   try {
-    const kube = Kube.connect({ kubeconfig });
-    await installCrds(kube);
-    await kube
-      .resource<KubeObject>(CORE_KINDS.namespace)
-      .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paddock-system' } });
+    const { kube, kubeconfig } = cluster;
     const workspaces = kube.resource<Workspace>(KINDS.find((k) => k.kind === 'Workspace')!);
 
     const metricsPort = await freePort();

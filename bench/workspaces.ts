@@ -6,16 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  API_VERSION,
-  CORE_KINDS,
-  KINDS,
-  Kube,
-  installCrds,
-  type KubeObject,
-  type Workspace,
-} from '@paddock/kube';
+import { API_VERSION, KINDS, type Workspace } from '@paddock/kube';
 import { tempDir } from '@paddock/testing';
+import { startBenchCluster } from './lib/cluster.js';
 import { httpLoad, startServer } from './lib/processes.js';
 import { median, printTable, type Row } from './lib/table.js';
 
@@ -28,7 +21,6 @@ const RUNS = 3;
 /** Requests timed one at a time, after 200 of warm-up. */
 const SEQUENTIAL = 2_000;
 const root = join(import.meta.dirname, '..');
-const clusterBin = join(root, 'packages', 'cluster-local', 'bin', 'paddock-cluster.js');
 const dashboardBin = join(root, 'packages', 'dashboard', 'bin', 'paddock-dashboard.js');
 
 function workspace(i: number): Workspace {
@@ -93,26 +85,9 @@ async function sequential(url: string, requestHeaders: Record<string, string>) {
 
 const dir = await tempDir('paddock-bench-workspaces-');
 try {
-  const kubeconfig = join(dir.path, 'kubeconfig');
-  const cluster = await startServer(
-    process.execPath,
-    [
-      clusterBin,
-      '--listen',
-      '127.0.0.1:0',
-      '--data',
-      join(dir.path, 'data'),
-      '--kubeconfig',
-      kubeconfig,
-    ],
-    /"addr":"127\.0\.0\.1:(\d+)"/,
-  );
+  const cluster = await startBenchCluster(dir.path);
   try {
-    const kube = Kube.connect({ kubeconfig });
-    await installCrds(kube);
-    await kube
-      .resource<KubeObject>(CORE_KINDS.namespace)
-      .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paddock-system' } });
+    const { kube, kubeconfig } = cluster;
     const dashboard = await startServer(
       process.execPath,
       [dashboardBin, '--kubeconfig', kubeconfig],

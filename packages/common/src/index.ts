@@ -23,3 +23,12 @@ export { createHttpApp, listen, DEFAULT_BODY_LIMIT, type HttpAppOptions } from '
 export { Shutdown, DEFAULT_GRACE_MS, type ShutdownStep, type ShutdownOptions } from './shutdown.js';
 export { runMain, UsageError, onlyOption, packageInfo, type PackageInfo } from './cli.js';
 export { mailEnv, mailerFrom, smtpMailer, logMailer, type Mail, type Mailer } from './mail.js';
+export type {
+  OpenApiSchema,
+  OpenApiRef,
+  OpenApiParameter,
+  OpenApiResponse,
+  OpenApiSecurityRequirement,
+  OpenApiOperation,
+  OpenApiDocument,
+} from './openapi.js';

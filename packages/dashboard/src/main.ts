@@ -12,18 +12,10 @@ import {
   onlyOption,
   Shutdown,
 } from '@paddock/common';
-import { apiKeySigningKey } from './auth/apikeys/format.js';
-import { ApiKeys } from './auth/apikeys/service.js';
-import { Authenticator, type VerifiedProfile } from './auth/authenticator.js';
-import { ExternalUsers } from './auth/external-users.js';
-import { trustedPeers } from './auth/proxy.js';
-import { Accounts } from './builtin/accounts.js';
-import { loadDashboardConfig, publicOrigin, type DashboardConfig } from './config.js';
+import { dashboardContext } from './assemble.js';
+import { loadDashboardConfig, type DashboardConfig } from './config.js';
 import { createDashboardApp } from './http/app.js';
-import type { DashboardContext } from './http/context.js';
-import { SessionCookies } from './http/session-cookies.js';
 import { OAuthClient } from './oauth/client.js';
-import type { OAuthProfile } from './oauth/login.js';
 import { withUserCache } from './store/cached-users.js';
 import { WorkspaceDirectory } from './workspaces/directory.js';
 import type { Workspaces } from './workspaces/service.js';
@@ -37,16 +29,6 @@ Serves the Paddock dashboard. Everything is configured through SVC_* environment
 SVC_LISTEN_ADDR (default 127.0.0.1:3000), SVC_SESSION_SECRET, SVC_BUILTIN_SQLITE_PATH, ...
 Workspaces come from the cluster of --kubeconfig, else of KUBECONFIG, else the in-cluster
 configuration of its pod; with none of these the dashboard serves authentication only.`;
-
-function profileOf(profile: OAuthProfile): VerifiedProfile {
-  return {
-    subject: profile.subject,
-    username: profile.username,
-    email: profile.email ?? null,
-    displayName: profile.displayName ?? null,
-    groups: profile.groups,
-  };
-}
 
 /**
  * The workspaces of the cluster the dashboard is given, watched from the start. Without a cluster
@@ -100,46 +82,26 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   const store = withUserCache(await openStore(storeOptions(config)));
   const shutdown = new Shutdown({ logger }).add('store', () => store.close()).listen();
 
-  const mapping = {
-    adminGroups: config.SVC_AUTH_ROLE_ADMIN_GROUPS,
-    editorGroups: config.SVC_AUTH_ROLE_EDITOR_GROUPS,
-  };
-  const origin = publicOrigin(config);
-  const sessions = new SessionCookies(
-    config.SVC_SESSION_COOKIE_NAME,
-    config.sessionSecret,
-    config.SVC_SESSION_TTL,
-  );
-  const apiKeys = new ApiKeys(
-    store,
-    apiKeySigningKey(config.SVC_AUTH_API_KEYS_SECRET ?? config.sessionSecret),
-    {
-      maxPerUser: config.SVC_AUTH_API_KEYS_MAX_PER_USER,
-      defaultExpirationDays: config.SVC_AUTH_API_KEYS_DEFAULT_EXPIRATION,
-    },
-  );
-  const externalUsers = new ExternalUsers(store);
-
-  let accounts: Accounts | undefined;
-  if (config.SVC_AUTH_MODE === 'builtin') {
-    const mailer = mailerFrom(config, logger);
-    shutdown.add('mailer', () => mailer.close());
-    accounts = new Accounts(
-      store,
-      mailer,
-      {
-        allowSignup: config.SVC_BUILTIN_ALLOW_SIGNUP,
-        verifyEmail: config.SVC_BUILTIN_VERIFY_EMAIL,
-        minPasswordLength: config.SVC_BUILTIN_MIN_PASSWORD_LENGTH,
-        maxFailedAttempts: config.SVC_BUILTIN_MAX_FAILED_ATTEMPTS,
-        lockoutSeconds: config.SVC_BUILTIN_LOCKOUT_DURATION,
-        resetTokenSeconds: config.SVC_BUILTIN_RESET_TOKEN_EXPIRATION,
-        verificationTokenSeconds: config.SVC_BUILTIN_VERIFICATION_TOKEN_EXPIRATION,
-        publicOrigin: origin,
-      },
-      logger,
+  const mailer = config.SVC_AUTH_MODE === 'builtin' ? mailerFrom(config, logger) : undefined;
+  if (mailer) shutdown.add('mailer', () => mailer.close());
+  const oauth = config.SVC_AUTH_MODE === 'oauth' ? await OAuthClient.create(config) : undefined;
+  if (config.SVC_AUTH_MODE === 'proxy' && config.SVC_AUTH_PROXY_TRUSTED_ADDRESSES.length === 0) {
+    logger.warn(
+      'proxy mode trusts the identity headers of every peer: set SVC_AUTH_PROXY_TRUSTED_ADDRESSES to the proxy’s addresses',
     );
-    const admin = await accounts.ensureInitialAdmin({
+  }
+  const workspaces = connectWorkspaces(kubeconfig, env, logger);
+  if (workspaces) shutdown.add('workspaces', () => workspaces.directory.stop());
+
+  const ctx = dashboardContext(config, {
+    store,
+    logger,
+    ...(mailer ? { mailer } : {}),
+    ...(oauth ? { oauth } : {}),
+    ...(workspaces ? { workspaces } : {}),
+  });
+  if (ctx.accounts) {
+    const admin = await ctx.accounts.ensureInitialAdmin({
       username: config.SVC_BUILTIN_ADMIN_USERNAME,
       email: config.SVC_BUILTIN_ADMIN_EMAIL,
       password: config.SVC_BUILTIN_ADMIN_PASSWORD,
@@ -154,58 +116,6 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     }
   }
 
-  const oauth = config.SVC_AUTH_MODE === 'oauth' ? await OAuthClient.create(config) : undefined;
-  const authenticator = new Authenticator({
-    mode: config.SVC_AUTH_MODE,
-    mapping,
-    anonymousRole: config.SVC_AUTH_ANONYMOUS_ROLE,
-    apiKeysEnabled: config.SVC_AUTH_API_KEYS_ENABLED,
-    store,
-    apiKeys,
-    sessions,
-    externalUsers,
-    ...(oauth
-      ? { verifyBearer: async (jwt: string) => profileOf(await oauth.verifyBearer(jwt)) }
-      : {}),
-    ...(config.SVC_AUTH_MODE === 'proxy'
-      ? {
-          proxy: {
-            headers: {
-              user: config.SVC_AUTH_PROXY_HEADER_USER,
-              email: config.SVC_AUTH_PROXY_HEADER_EMAIL,
-              groups: config.SVC_AUTH_PROXY_HEADER_GROUPS,
-              displayName: config.SVC_AUTH_PROXY_HEADER_DISPLAY_NAME,
-            },
-            trusted: trustedPeers(config.SVC_AUTH_PROXY_TRUSTED_ADDRESSES),
-            autoSignup: config.SVC_AUTH_PROXY_AUTO_SIGNUP,
-          },
-        }
-      : {}),
-  });
-  if (config.SVC_AUTH_MODE === 'proxy' && config.SVC_AUTH_PROXY_TRUSTED_ADDRESSES.length === 0) {
-    logger.warn(
-      'proxy mode trusts the identity headers of every peer: set SVC_AUTH_PROXY_TRUSTED_ADDRESSES to the proxy’s addresses',
-    );
-  }
-
-  const workspaces = connectWorkspaces(kubeconfig, env, logger);
-  if (workspaces) shutdown.add('workspaces', () => workspaces.directory.stop());
-
-  const ctx: DashboardContext = {
-    config,
-    logger,
-    store,
-    mapping,
-    sessions,
-    authenticator,
-    apiKeys,
-    externalUsers,
-    publicOrigin: origin,
-    now: () => Date.now(),
-    ...(accounts ? { accounts } : {}),
-    ...(oauth ? { oauth } : {}),
-    ...(workspaces ? { workspaces } : {}),
-  };
   const { app, health } = await createDashboardApp(ctx);
   if (workspaces) health.addCheck('workspaces', () => workspaces.directory.isSynced);
   shutdown.add('http', async () => {

@@ -3,15 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { logMailer, packageInfo, silentLogger } from '@paddock/common';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { parse } from 'yaml';
-import { apiKeySigningKey } from '../src/auth/apikeys/format.js';
-import { ApiKeys } from '../src/auth/apikeys/service.js';
-import { Authenticator } from '../src/auth/authenticator.js';
-import { ExternalUsers } from '../src/auth/external-users.js';
-import { Accounts } from '../src/builtin/accounts.js';
-import { AUTH_MODES, loadDashboardConfig, publicOrigin, type AuthMode } from '../src/config.js';
+import { dashboardContext } from '../src/assemble.js';
+import { AUTH_MODES, loadDashboardConfig, type AuthMode } from '../src/config.js';
 import { WEB_ROUTES } from '../src/http/web-routes.js';
 import { createDashboardApp, type DashboardApp } from '../src/http/app.js';
-import type { DashboardContext } from '../src/http/context.js';
 import { ERROR_STATUS } from '../src/http/errors.js';
 import {
   HTTP_METHODS,
@@ -22,7 +17,6 @@ import {
   type Operation,
   type Parameter,
 } from '../src/http/openapi.js';
-import { SessionCookies } from '../src/http/session-cookies.js';
 import type { OAuthLogin } from '../src/oauth/login.js';
 import { openStore } from '../src/store/open.js';
 import {
@@ -74,74 +68,12 @@ async function dashboardApp(mode: AuthMode): Promise<BuiltApp> {
   );
   const logger = silentLogger();
   const store = await openStore({ kind: 'sqlite', path: ':memory:' });
-  const mapping = { adminGroups: [], editorGroups: [] };
-  const sessions = new SessionCookies(
-    config.SVC_SESSION_COOKIE_NAME,
-    config.sessionSecret,
-    config.SVC_SESSION_TTL,
-  );
-  const apiKeys = new ApiKeys(store, apiKeySigningKey(config.sessionSecret), {
-    maxPerUser: config.SVC_AUTH_API_KEYS_MAX_PER_USER,
-    defaultExpirationDays: config.SVC_AUTH_API_KEYS_DEFAULT_EXPIRATION,
-  });
-  const externalUsers = new ExternalUsers(store);
-  const authenticator = new Authenticator({
-    mode,
-    mapping,
-    anonymousRole: config.SVC_AUTH_ANONYMOUS_ROLE,
-    apiKeysEnabled: config.SVC_AUTH_API_KEYS_ENABLED,
+  const ctx = dashboardContext(config, {
     store,
-    apiKeys,
-    sessions,
-    externalUsers,
-    ...(mode === 'proxy'
-      ? {
-          proxy: {
-            headers: {
-              user: config.SVC_AUTH_PROXY_HEADER_USER,
-              email: config.SVC_AUTH_PROXY_HEADER_EMAIL,
-              groups: config.SVC_AUTH_PROXY_HEADER_GROUPS,
-              displayName: config.SVC_AUTH_PROXY_HEADER_DISPLAY_NAME,
-            },
-            trusted: () => true,
-            autoSignup: true,
-          },
-        }
-      : {}),
-  });
-  const origin = publicOrigin(config);
-  const ctx: DashboardContext = {
-    config,
     logger,
-    store,
-    mapping,
-    sessions,
-    authenticator,
-    apiKeys,
-    externalUsers,
-    publicOrigin: origin,
-    now: () => Date.now(),
+    ...(mode === 'builtin' ? { mailer: logMailer(logger) } : {}),
     ...(mode === 'oauth' ? { oauth: NO_PROVIDER } : {}),
-    ...(mode === 'builtin'
-      ? {
-          accounts: new Accounts(
-            store,
-            logMailer(logger),
-            {
-              allowSignup: false,
-              verifyEmail: false,
-              minPasswordLength: config.SVC_BUILTIN_MIN_PASSWORD_LENGTH,
-              maxFailedAttempts: config.SVC_BUILTIN_MAX_FAILED_ATTEMPTS,
-              lockoutSeconds: config.SVC_BUILTIN_LOCKOUT_DURATION,
-              resetTokenSeconds: config.SVC_BUILTIN_RESET_TOKEN_EXPIRATION,
-              verificationTokenSeconds: config.SVC_BUILTIN_VERIFICATION_TOKEN_EXPIRATION,
-              publicOrigin: origin,
-            },
-            logger,
-          ),
-        }
-      : {}),
-  };
+  });
   try {
     const built = await createDashboardApp(ctx);
     await built.app.ready();

@@ -67,3 +67,4 @@ export {
 } from './resources/field-schemas.js';
 export * from './client/index.js';
 export * from './workspace-access.js';
+export { sameJson } from './same-json.js';

@@ -18,7 +18,7 @@ import {
 import { Kube } from '@paddock/kube';
 import { ToolRegistryController } from './controllers/tool-registry-controller.js';
 import { WorkspaceController } from './controllers/workspace-controller.js';
-import { EventRecorder } from './runtime/events.js';
+import { operatorEventRecorder } from './runtime/events.js';
 import { LeaderElector } from './runtime/leader-election.js';
 import { OperatorMetrics, serveMetrics } from './runtime/metrics.js';
 
@@ -64,7 +64,7 @@ export async function main(argv: readonly string[], environment: NodeJS.ProcessE
   const kube = Kube.connect(kubeconfig === undefined ? {} : { kubeconfig });
 
   const metrics = new OperatorMetrics();
-  const recorder = new EventRecorder({ kube, logger });
+  const recorder = operatorEventRecorder(kube, logger);
   const mailer = mailerFrom(config, logger);
   const workspaces = new WorkspaceController({
     kube,

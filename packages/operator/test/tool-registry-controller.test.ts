@@ -20,7 +20,7 @@ import {
 import { eventually, freePort, start, tempDir, type Started } from '@paddock/testing';
 import { ToolRegistryController } from '../src/controllers/tool-registry-controller.js';
 import type { Service } from '../src/controllers/tool-registry/service-address.js';
-import { EventRecorder } from '../src/runtime/events.js';
+import { operatorEventRecorder } from '../src/runtime/events.js';
 import { METRIC_NAMES, OperatorMetrics } from '../src/runtime/metrics.js';
 import { startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
 
@@ -65,7 +65,7 @@ function startController(rediscoverMs: number): ToolRegistryController {
   metrics = new OperatorMetrics({ processMetrics: false });
   const started = new ToolRegistryController({
     kube: cluster.kube,
-    recorder: new EventRecorder({ kube: cluster.kube }),
+    recorder: operatorEventRecorder(cluster.kube),
     metrics,
     logger: silentLogger(),
     allowStdio: false,

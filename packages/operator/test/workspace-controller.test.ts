@@ -15,7 +15,7 @@ import {
   installCrds,
 } from '@paddock/kube';
 import { WorkspaceController } from '../src/controllers/workspace-controller.js';
-import { EventRecorder } from '../src/runtime/events.js';
+import { operatorEventRecorder } from '../src/runtime/events.js';
 import { OperatorMetrics } from '../src/runtime/metrics.js';
 import { startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
 
@@ -105,7 +105,7 @@ before(async () => {
   }) as typeof counted.rest.request;
   controller = new WorkspaceController({
     kube: counted,
-    recorder: new EventRecorder({ kube }),
+    recorder: operatorEventRecorder(kube),
     metrics: new OperatorMetrics({ processMetrics: false }),
     logger: silentLogger(),
     mailer: logMailer(silentLogger()),

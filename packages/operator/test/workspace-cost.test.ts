@@ -14,7 +14,7 @@ import {
 } from '@paddock/kube';
 import { startSmtp, type RunningSmtp } from '@paddock/testing';
 import { WorkspaceController } from '../src/controllers/workspace-controller.js';
-import { EventRecorder } from '../src/runtime/events.js';
+import { operatorEventRecorder } from '../src/runtime/events.js';
 import { OperatorMetrics } from '../src/runtime/metrics.js';
 import {
   costUsage,
@@ -263,7 +263,7 @@ before(async () => {
   await installCrds(kube);
   controller = new WorkspaceController({
     kube,
-    recorder: new EventRecorder({ kube }),
+    recorder: operatorEventRecorder(kube),
     metrics: new OperatorMetrics({ processMetrics: false }),
     logger: silentLogger(),
     mailer: smtpMailer(smtp.url, 'Paddock <operator@paddock.invalid>'),

@@ -4,17 +4,19 @@ import {
   API_VERSION,
   ConflictError,
   CORE_KINDS,
+  EventRecorder,
   Informer,
+  sameJson,
   KINDS,
   LABEL_AGENT,
   NotFoundError,
   type AgentRuntime,
   type Kube,
+  type KubeObject,
   type ResourceClient,
 } from '@paddock/kube';
 import { agentStatus } from './local-agents/agent-status.js';
 import { KUBELET_BACK_OFF, type BackOffPolicy } from './local-agents/back-off.js';
-import { EventRecorder, type ObjectReference } from './local-agents/event-recorder.js';
 import { LocalReplica } from './local-agents/local-replica.js';
 import type { Pod } from './local-agents/pod.js';
 import {
@@ -26,8 +28,10 @@ import {
   STOP_GRACE_SECONDS,
 } from './local-agents/replicas.js';
 import { freePort } from './local-agents/sandbox-process.js';
-import { sameJson } from './local-agents/same-json.js';
 import { binOf } from './package-bins.js';
+
+/** The component the local agents' events name as their source, like a kubelet's. */
+export const EVENT_SOURCE = 'paddock-local-agents';
 
 export interface LocalAgentsOptions {
   kube: Kube;
@@ -79,9 +83,11 @@ export class LocalAgents {
     this.podClient = kube.resource<Pod>(CORE_KINDS.pod);
     this.agents = new Informer(this.agentClient, {}, onError);
     this.pods = new Informer(this.podClient, { labelSelector: LABEL_AGENT }, onError);
-    this.events = new EventRecorder(kube, (err) =>
-      this.logger.warn({ err }, 'could not record an event'),
-    );
+    this.events = new EventRecorder({
+      kube,
+      component: EVENT_SOURCE,
+      onError: (err, event) => this.logger.warn({ err, ...event }, 'could not record an event'),
+    });
   }
 
   /** Resolves once both kinds are listed and a pass over every agent is queued. */
@@ -249,7 +255,7 @@ export class LocalAgents {
   }
 }
 
-function agentRef(agent: AgentRuntime): ObjectReference {
-  const { name, namespace = '', uid = '' } = agent.metadata;
-  return { apiVersion: API_VERSION, kind: 'AgentRuntime', name, namespace, uid };
+function agentRef(agent: AgentRuntime): KubeObject {
+  const { name, namespace, uid } = agent.metadata;
+  return { apiVersion: API_VERSION, kind: 'AgentRuntime', metadata: { name, namespace, uid } };
 }

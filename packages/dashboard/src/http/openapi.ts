@@ -1,4 +1,12 @@
-import { packageInfo } from '@paddock/common';
+import {
+  packageInfo,
+  type OpenApiDocument as OpenApiDocumentOf,
+  type OpenApiOperation,
+  type OpenApiParameter,
+  type OpenApiRef,
+  type OpenApiResponse,
+  type OpenApiSchema,
+} from '@paddock/common';
 import {
   agentRuntimeStatusSchema,
   conditionSchema,
@@ -33,58 +41,30 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
  * fails a test.
  */
 
-type Schema = Record<string, unknown>;
-type Ref = { $ref: string };
+type Schema = OpenApiSchema;
+type Ref = OpenApiRef;
+export type Parameter = OpenApiParameter;
+export type Response = OpenApiResponse;
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export const HTTP_METHODS: readonly HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
 
-export interface Parameter {
-  name: string;
-  in: 'query' | 'path' | 'header';
-  required?: boolean;
-  description: string;
-  schema: Schema;
-}
-
-export interface Response {
-  description: string;
-  headers?: Record<string, { description: string; schema: Schema }>;
-  content?: Record<string, { schema: Schema; example?: unknown }>;
-}
-
-export type SecurityRequirement = Record<string, string[]>;
-
-export interface Operation {
-  operationId: string;
-  summary: string;
-  description: string;
-  tags: string[];
+export interface Operation extends OpenApiOperation {
   /** `public`: answered without a credential (the route's `config.access`). */
   'x-paddock-access': RouteAccess;
   /** The authentication modes in which the route exists; absent: all of them. */
   'x-paddock-auth-modes'?: AuthMode[];
-  security?: SecurityRequirement[];
-  parameters?: Array<Parameter | Ref>;
-  requestBody?: {
-    required: boolean;
-    content: Record<string, { schema: Schema }>;
-  };
-  responses: Record<string, Response | Ref>;
 }
 
-export interface OpenApiDocument {
-  openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
-  tags: Array<{ name: string; description: string }>;
-  security: SecurityRequirement[];
-  paths: Record<string, Partial<Record<HttpMethod, Operation>>>;
-  components: {
+export type OpenApiDocument = OpenApiDocumentOf<
+  HttpMethod,
+  Operation,
+  {
     securitySchemes: Record<string, Schema>;
     schemas: Record<string, Schema>;
     parameters: Record<string, Parameter>;
-  };
-}
+  }
+>;
 
 const TAGS = {
   health: 'Liveness and readiness probes of the platform',

@@ -1,6 +1,8 @@
 import {
   API_VERSION,
+  ConflictError,
   KINDS,
+  NotFoundError,
   type AgentRuntime,
   type PromptPack,
   type ToolRegistry,
@@ -30,6 +32,9 @@ import {
 } from './workspace-routes.js';
 
 const WORKSPACE_KIND = KINDS.find((kind) => kind.kind === 'Workspace')!;
+
+/** Tries of a spec replacement that meets concurrent status writes. */
+const UPSERT_ATTEMPTS = 3;
 
 /** Most replicas one request may ask for; the workspace's own limit applies below it. */
 const MAX_REPLICAS = 1000;
@@ -263,20 +268,27 @@ async function upsert<T extends PromptPack | ToolRegistry>(
   const namespace = used.workspace.spec.namespace.name;
   return inCluster(`${kind.kind} "${name}"`, async () => {
     const client = (await used.cluster()).resource<T>(kind);
-    const existing = await client.get(name, namespace).catch((err: unknown) => {
-      if ((err as { status?: number }).status === 404) return undefined;
-      throw err;
-    });
-    if (existing === undefined) {
-      const object = {
-        apiVersion: API_VERSION,
-        kind: kind.kind,
-        metadata: { name, namespace },
-        spec,
-      } as T;
-      return { pack: await client.create(object), created: true };
+    // The operator writes these objects' status; a PUT of the spec read just before that write
+    // conflicts. The request sets the whole spec, so it is applied again to the fresh object.
+    for (let attempt = 1; ; attempt++) {
+      const existing = await client.get(name, namespace).catch((err: unknown) => {
+        if (err instanceof NotFoundError) return undefined;
+        throw err;
+      });
+      if (existing === undefined) {
+        const object = {
+          apiVersion: API_VERSION,
+          kind: kind.kind,
+          metadata: { name, namespace },
+          spec,
+        } as T;
+        return { pack: await client.create(object), created: true };
+      }
+      try {
+        return { pack: await client.replace({ ...existing, spec }), created: false };
+      } catch (err) {
+        if (!(err instanceof ConflictError) || attempt >= UPSERT_ATTEMPTS) throw err;
+      }
     }
-    // The resourceVersion read makes a concurrent change a conflict, not a silent overwrite.
-    return { pack: await client.replace({ ...existing, spec }), created: false };
   });
 }

@@ -34,3 +34,10 @@ export {
   UnavailableError,
 } from './errors.js';
 export { installCrds } from './install-crds.js';
+export {
+  EventRecorder,
+  kubeTime,
+  DEFAULT_AGGREGATION_WINDOW_MS,
+  type EventType,
+  type EventRecorderOptions,
+} from './events.js';

@@ -1,3 +1,4 @@
+import { kubeTime } from '@paddock/kube';
 import type { Condition } from '@paddock/kube';
 
 export type { Condition };
@@ -12,10 +13,7 @@ export interface ConditionUpdate {
   observedGeneration?: number;
 }
 
-/** A Kubernetes metav1.Time: RFC 3339 to the second, which is what the API server keeps. */
-export function kubeTime(when: Date): string {
-  return when.toISOString().replace(/\.\d+Z$/, 'Z');
-}
+export { kubeTime };
 
 /**
  * The conditions with `next` set in place of its type (appended when new). lastTransitionTime moves

@@ -1,4 +1,4 @@
-import type { KubeObject, ResourceClient } from '@paddock/kube';
+import { sameJson, type KubeObject, type ResourceClient } from '@paddock/kube';
 
 /**
  * Whether two JSON values differ, ignoring key order and keys whose value is undefined (JSON drops
@@ -6,27 +6,6 @@ import type { KubeObject, ResourceClient } from '@paddock/kube';
  */
 export function statusChanged(old: unknown, next: unknown): boolean {
   return !sameJson(old, next);
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((item, i) => sameJson(item, b[i]));
-  }
-  if (!isRecord(a) || !isRecord(b)) return false;
-  const keysA = definedKeys(a);
-  const keysB = definedKeys(b);
-  if (keysA.length !== keysB.length) return false;
-  return keysA.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object';
-}
-
-function definedKeys(record: Record<string, unknown>): string[] {
-  return Object.keys(record).filter((key) => record[key] !== undefined);
 }
 
 /**

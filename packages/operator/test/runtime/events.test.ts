@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PassThrough } from 'node:stream';
 import { createLogger } from '@paddock/common';
-import { CORE_KINDS, type KubeEvent, type KubeObject } from '@paddock/kube';
-import { EventRecorder } from '../../src/runtime/events.js';
+import { CORE_KINDS, EventRecorder, type KubeEvent, type KubeObject } from '@paddock/kube';
+import { EVENT_COMPONENT, operatorEventRecorder } from '../../src/runtime/events.js';
 import { startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
 
 describe('the event recorder', () => {
@@ -18,7 +18,11 @@ describe('the event recorder', () => {
 
   it('creates an Event about an object, then counts repeats of it on the same Event', async () => {
     let clock = new Date('2026-03-01T10:00:00Z');
-    const recorder = new EventRecorder({ kube: cluster.kube, now: () => clock });
+    const recorder = new EventRecorder({
+      kube: cluster.kube,
+      component: EVENT_COMPONENT,
+      now: () => clock,
+    });
     const workspace: KubeObject = {
       apiVersion: 'paddock.dev/v1alpha1',
       kind: 'Workspace',
@@ -62,6 +66,7 @@ describe('the event recorder', () => {
     let clock = new Date('2026-03-01T10:00:00Z');
     const recorder = new EventRecorder({
       kube: cluster.kube,
+      component: EVENT_COMPONENT,
       aggregationWindowMs: 60_000,
       now: () => clock,
     });
@@ -91,7 +96,7 @@ describe('the event recorder', () => {
     let logged = '';
     lines.on('data', (chunk: Buffer) => (logged += chunk.toString()));
     const logger = createLogger({ name: 'operator', destination: lines });
-    const recorder = new EventRecorder({ kube: cluster.kube, logger });
+    const recorder = operatorEventRecorder(cluster.kube, logger);
     // A namespace that does not exist: the API server refuses the Event.
     await recorder.normal(
       { kind: 'Workspace', metadata: { name: 'ghost', namespace: 'missing-namespace' } },

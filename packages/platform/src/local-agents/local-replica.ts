@@ -3,13 +3,16 @@ import { join } from 'node:path';
 import type { Logger } from '@paddock/common';
 import {
   CORE_KINDS,
+  kubeTime,
   LABEL_AGENT,
   NotFoundError,
+  sameJson,
+  type EventRecorder,
   type Kube,
+  type KubeObject,
   type ResourceClient,
 } from '@paddock/kube';
 import { crashesAfterExit, restartDelay, type BackOffPolicy } from './back-off.js';
-import { kubeTime, type EventRecorder, type ObjectReference } from './event-recorder.js';
 import { LogBatcher } from './log-batcher.js';
 import type { Container, Pod, PodStatus } from './pod.js';
 import {
@@ -22,7 +25,6 @@ import {
 } from './pod-status.js';
 import { AGENT_CONTAINER, LOCAL_IP, LOCAL_NODE, runsLocally } from './replicas.js';
 import { SandboxProcess, freePort, portIsFree } from './sandbox-process.js';
-import { sameJson } from './same-json.js';
 
 export interface ReplicaDeps {
   kube: Kube;
@@ -48,7 +50,7 @@ export class LocalReplica {
   /** The AgentRuntime the pod is a replica of. */
   readonly agent: string;
   private readonly container: Container;
-  private readonly ref: ObjectReference;
+  private readonly ref: KubeObject;
   private readonly pods: ResourceClient<Pod>;
   private readonly logs: LogBatcher;
   private state: ReplicaState;
@@ -71,7 +73,7 @@ export class LocalReplica {
     this.agent = pod.metadata.labels?.[LABEL_AGENT] ?? '';
     this.container = pod.spec.containers.find((c) => c.name === AGENT_CONTAINER) ??
       pod.spec.containers[0] ?? { name: AGENT_CONTAINER, image: '' };
-    this.ref = { apiVersion: 'v1', kind: 'Pod', name, namespace, uid };
+    this.ref = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace, uid } };
     this.pods = deps.kube.resource<Pod>(CORE_KINDS.pod);
     this.logs = new LogBatcher(
       (text) => deps.kube.appendPodLog(namespace, name, text, AGENT_CONTAINER),

@@ -1,4 +1,11 @@
-import { packageInfo } from '@paddock/common';
+import {
+  packageInfo,
+  type OpenApiDocument as OpenApiDocumentOf,
+  type OpenApiOperation,
+  type OpenApiParameter,
+  type OpenApiResponse,
+  type OpenApiSchema,
+} from '@paddock/common';
 import { stringify } from 'yaml';
 import type { Feature } from './routes.js';
 
@@ -8,47 +15,27 @@ import type { Feature } from './routes.js';
  * test/api-openapi.test.ts compares the two, so a route added to one and not the other fails a test.
  */
 
-type Schema = Record<string, unknown>;
+type Schema = OpenApiSchema;
+export type Parameter = OpenApiParameter;
+export type Response = OpenApiResponse;
 
-export interface Parameter {
-  name: string;
-  in: 'query' | 'path' | 'header';
-  required?: boolean;
-  description: string;
-  schema: Schema;
-}
-
-export interface Response {
-  description: string;
-  headers?: Record<string, { description: string; schema: Schema }>;
-  content?: Record<string, { schema: Schema; example?: unknown }>;
-}
-
-export interface Operation {
-  operationId: string;
-  summary: string;
-  description: string;
-  tags: string[];
+export interface Operation extends OpenApiOperation {
   'x-paddock-feature': Feature;
   parameters?: Parameter[];
   requestBody?: { required: boolean; content: Record<string, { schema: Schema }> };
-  responses: Record<string, Response | { $ref: string }>;
 }
 
 export type HttpMethod = 'get' | 'post' | 'delete';
 
-export interface OpenApiDocument {
-  openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
-  tags: Array<{ name: string; description: string }>;
-  security: Array<Record<string, string[]>>;
-  paths: Record<string, Partial<Record<HttpMethod, Operation>>>;
-  components: {
+export type OpenApiDocument = OpenApiDocumentOf<
+  HttpMethod,
+  Operation,
+  {
     securitySchemes: Record<string, Schema>;
     schemas: Record<string, Schema>;
     responses: Record<string, Response>;
-  };
-}
+  }
+>;
 
 /** The flag that mounts each feature, as the descriptions and x-paddock-feature name it. */
 export const FEATURE_FLAGS: Record<Feature, string> = {

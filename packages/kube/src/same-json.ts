@@ -1,7 +1,7 @@
 /**
  * Whether two JSON values are the same once serialized: key order and keys whose value is
  * undefined (JSON drops them) do not count; array order does. Status is written only when it is
- * not the same, so a steady state costs no write.
+ * not the same (by the operator and the local agents), so a steady state costs no write.
  */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
