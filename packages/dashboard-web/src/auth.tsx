@@ -1,4 +1,12 @@
-import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useState,
+  type ReactNode,
+} from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { api, ApiError, UNAUTHORIZED_EVENT } from './api';
 import type { AuthConfig, User } from './types';
@@ -74,7 +82,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   // A session that ends while the page is open: back to sign-in, remembering the page.
   useEffect(() => {
     const onUnauthorized = () => {
-      setUser(null);
+      // In the same transition as the router's move to /login: an urgent update would first
+      // render the old page signed out, whose RequireAuth would redirect without expired=1.
+      startTransition(() => setUser(null));
       if (location.pathname !== '/login') {
         void navigate(`/login?returnTo=${encodeURIComponent(currentPath(location))}&expired=1`);
       }

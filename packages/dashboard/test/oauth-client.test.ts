@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { freePort } from '@paddock/testing';
+import {
+  freePort,
+  manyGroups,
+  startOidcProvider,
+  type RunningOidcProvider,
+} from '@paddock/testing';
 import { loadDashboardConfig, type DashboardConfig } from '../src/config.js';
 import {
   claimAt,
@@ -15,11 +20,6 @@ import {
 import { OAuthClient } from '../src/oauth/client.js';
 import { OAuthError, type OAuthErrorCode } from '../src/oauth/errors.js';
 import { providerSettings, type ProviderConfig } from '../src/oauth/providers.js';
-import {
-  manyGroups,
-  startOidcProvider,
-  type RunningOidcProvider,
-} from './support/oidc-provider.js';
 
 const ORIGIN = 'https://dash.example.test';
 const CALLBACK = `${ORIGIN}/api/auth/callback`;

@@ -4,15 +4,13 @@ import {
   freePort,
   Client,
   errorOf,
+  manyGroups,
   startDashboard,
+  startOidcProvider,
   type Answer,
   type RunningDashboard,
-} from '@paddock/testing';
-import {
-  manyGroups,
-  startOidcProvider,
   type RunningOidcProvider,
-} from './support/oidc-provider.js';
+} from '@paddock/testing';
 import type { User } from '../src/auth/user.js';
 
 const COOKIE = 'svc_session';

@@ -25,3 +25,10 @@ export {
   type RunningDashboard,
   type Answer,
 } from './dashboard.js';
+export {
+  startOidcProvider,
+  manyGroups,
+  type AccountClaims,
+  type OidcProviderOptions,
+  type RunningOidcProvider,
+} from './oidc-provider.js';

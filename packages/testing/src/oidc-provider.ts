@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-// oidc-provider ships no type declarations; the few members used here are typed below.
-// @ts-expect-error TS7016: no declaration file
-import OidcProviderModule from 'oidc-provider';
-import { freePort } from '@paddock/testing';
+import { freePort } from './ports.js';
 
 interface Interaction {
   uid: string;
@@ -41,7 +38,30 @@ type ProviderConstructor = new (
   configuration: Record<string, unknown>,
 ) => ProviderInstance;
 
-const Provider = OidcProviderModule as ProviderConstructor;
+/**
+ * oidc-provider, loaded when a provider is first started: every test imports this package, and
+ * the module is large (and warns about the Node version when it loads).
+ */
+async function loadProvider(): Promise<ProviderConstructor> {
+  // oidc-provider ships no type declarations; the few members used here are typed above.
+  // @ts-expect-error TS7016: no declaration file
+  const module = (await import('oidc-provider')) as { default: ProviderConstructor };
+  return module.default;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+/** A plain page of the provider (no script, no outside font, so a browser test sees no error). */
+function providerPage(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,"></head>
+<body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+}
 
 /** Claims of a test account; its id is the `sub`. */
 export type AccountClaims = Record<string, unknown>;
@@ -116,7 +136,8 @@ class CookieJar {
  * Starts a real OpenID provider (oidc-provider) on 127.0.0.1 with one confidential client, PKCE
  * required, refresh tokens, RP-initiated logout and a `groups` claim. Its interaction pages sign
  * in the account named by the `account` query parameter, or deny with `deny=1`, so a test drives
- * the whole flow with fetch.
+ * the whole flow with fetch; without either they show a sign-in form that sends them, for a test
+ * that drives a browser (its logout pages too are plain pages without outside resources).
  */
 export async function startOidcProvider(
   options: OidcProviderOptions,
@@ -129,6 +150,7 @@ export async function startOidcProvider(
   const kid = 'test-key';
   const signingJwk = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
 
+  const Provider = await loadProvider();
   const provider = new Provider(issuer, {
     clients: [
       {
@@ -161,7 +183,19 @@ export async function startOidcProvider(
     },
     features: {
       devInteractions: { enabled: false },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx: { body: string }, form: string) => {
+          ctx.body = providerPage(
+            'Sign out of the test provider?',
+            `${form}<button type="submit" form="op.logoutForm" name="logout" value="yes">Yes, sign me out</button>
+<button type="submit" form="op.logoutForm">No, stay signed in</button>`,
+          );
+        },
+        postLogoutSuccessSource: (ctx: { body: string }) => {
+          ctx.body = providerPage('Signed out of the test provider', '<p>You are signed out.</p>');
+        },
+      },
     },
     interactions: {
       url: (_ctx: unknown, interaction: Interaction) => `/interaction/${interaction.uid}`,
@@ -190,6 +224,20 @@ export async function startOidcProvider(
       return;
     }
     if (details.prompt.name === 'login') {
+      if (!query.has('account')) {
+        // A browser: the provider's sign-in page, a form that comes back with ?account= or ?deny=1.
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        res.end(
+          providerPage(
+            'Sign in to the test provider',
+            `<form method="get" action="/interaction/${escapeHtml(details.uid)}">
+<p><label for="account">Account</label> <input id="account" name="account" autocomplete="username"></p>
+<p><button type="submit">Continue</button> <button type="submit" name="deny" value="1">Cancel</button></p>
+</form>`,
+          ),
+        );
+        return;
+      }
       const accountId = query.get('account') ?? '';
       if (options.accounts[accountId] === undefined) throw new Error(`no account "${accountId}"`);
       await provider.interactionFinished(

@@ -1,0 +1,684 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import {
+  API_VERSION,
+  CORE_KINDS,
+  KINDS,
+  LABEL_AGENT,
+  installCrds,
+  type AgentRuntime,
+  type Kube,
+  type KubeEvent,
+  type KubeObject,
+  type PromptPack,
+  type ToolRegistry,
+  type Workspace,
+  type WorkspaceSpec,
+} from '@paddock/kube';
+import {
+  eventually,
+  launchBrowser,
+  pageProblems,
+  screenshot,
+  startDashboard,
+  startEmbeddedCluster,
+  startOperator,
+  type EmbeddedCluster,
+  type RunningDashboard,
+  type Started,
+} from '@paddock/testing';
+
+/**
+ * The workspace pages in Chromium, against the embedded cluster with the operator running: the
+ * dashboard in proxy mode, each browser context playing the authenticating proxy for one user.
+ */
+
+const kindOf = (name: string) => KINDS.find((kind) => kind.kind === name)!;
+
+let cluster: EmbeddedCluster;
+let kube: Kube;
+let operator: Started;
+let dashboard: RunningDashboard;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+const workspaces = () => kube.resource<Workspace>(kindOf('Workspace'));
+const agents = () => kube.resource<AgentRuntime>(kindOf('AgentRuntime'));
+const packs = () => kube.resource<PromptPack>(kindOf('PromptPack'));
+const registries = () => kube.resource<ToolRegistry>(kindOf('ToolRegistry'));
+
+/** The people of the journeys: their proxy identity headers. `devs` is the dashboard's editors. */
+const USERS = {
+  owner: { user: 'olga', groups: 'alpha-owners,devs' },
+  editor: { user: 'dave', groups: 'alpha-devs,devs' },
+  viewer: { user: 'rita', groups: 'alpha-readers' },
+} as const;
+type Person = keyof typeof USERS;
+
+async function createWorkspace(name: string, spec: Omit<WorkspaceSpec, 'namespace'>) {
+  await workspaces().create({
+    apiVersion: API_VERSION,
+    kind: 'Workspace',
+    metadata: { name },
+    spec: { namespace: { name: `ns-${name}`, create: true }, ...spec },
+  });
+  await eventually(
+    `${name} Ready`,
+    async () => ((await workspaces().get(name)).status?.phase === 'Ready' ? true : undefined),
+    20_000,
+  );
+}
+
+async function createAgent(namespace: string, name: string, spec: AgentRuntime['spec']) {
+  return agents().create({
+    apiVersion: API_VERSION,
+    kind: 'AgentRuntime',
+    metadata: { name, namespace },
+    spec,
+  });
+}
+
+/** What the dashboard answers a person, as the browser would ask. */
+async function apiAs(person: Person, path: string): Promise<unknown> {
+  const { user, groups } = USERS[person];
+  const answer = await fetch(`${dashboard.base}${path}`, {
+    headers: { 'x-forwarded-user': user, 'x-forwarded-groups': groups },
+  });
+  return answer.json();
+}
+
+/** The alpha workspace's objects: a prompt pack, agents, a pod with a log and an event, tools. */
+async function seedAlpha() {
+  await packs().create({
+    apiVersion: API_VERSION,
+    kind: 'PromptPack',
+    metadata: { name: 'helper', namespace: 'ns-alpha' },
+    spec: {
+      description: 'Helps',
+      systemPrompt: 'Be helpful.',
+      prompts: [{ name: 'hi', content: 'Say hi.' }],
+    },
+  });
+  await Promise.all([
+    createAgent('ns-alpha', 'logger', {
+      promptPackRef: { name: 'helper' },
+      replicas: 1,
+      model: 'claude-sonnet-4',
+    }),
+    createAgent('ns-alpha', 'doomed', { promptPackRef: { name: 'helper' }, replicas: 0 }),
+    registries().create({
+      apiVersion: API_VERSION,
+      kind: 'ToolRegistry',
+      metadata: { name: 'tools', namespace: 'ns-alpha' },
+      spec: {
+        handlers: [
+          {
+            name: 'search',
+            type: 'http',
+            endpoint: { url: 'http://127.0.0.1:9/search' },
+            tool: { name: 'search', description: 'Search', inputSchema: { type: 'object' } },
+          },
+        ],
+      },
+    }),
+  ]);
+  const pod = await kube.resource<KubeObject>(CORE_KINDS.pod).create({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'logger-0', namespace: 'ns-alpha', labels: { [LABEL_AGENT]: 'logger' } },
+    spec: { containers: [{ name: 'agent', image: 'paddock-sandbox:latest' }] },
+  } as KubeObject);
+  await kube.appendPodLog('ns-alpha', 'logger-0', 'starting\nready\n');
+  const now = new Date().toISOString();
+  await kube.resource<KubeEvent>(CORE_KINDS.event).create({
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: 'logger-0.started', namespace: 'ns-alpha' },
+    involvedObject: {
+      kind: 'Pod',
+      name: 'logger-0',
+      namespace: 'ns-alpha',
+      uid: pod.metadata?.uid,
+    },
+    reason: 'Started',
+    message: 'Started container agent',
+    type: 'Normal',
+    firstTimestamp: now,
+    lastTimestamp: now,
+  });
+}
+
+/** The spender workspace: a daily budget of a dollar, blocking, and an agent that spent five. */
+async function seedSpender() {
+  const created = await createAgent('ns-spender', 'costly', { promptPackRef: { name: 'any' } });
+  const now = new Date();
+  await agents().replaceStatus({
+    ...created,
+    status: {
+      costUsage: {
+        day: now.toISOString().slice(0, 10),
+        dailySpend: '5.00',
+        month: now.toISOString().slice(0, 7),
+        monthlySpend: '5.00',
+      },
+    },
+  });
+}
+
+before(async () => {
+  const launching = launchBrowser();
+  cluster = await startEmbeddedCluster();
+  kube = cluster.kube;
+  await installCrds(kube);
+  await kube
+    .resource<KubeObject>(CORE_KINDS.namespace)
+    .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paddock-system' } });
+  [operator, dashboard] = await Promise.all([
+    startOperator(cluster.kubeconfig),
+    startDashboard({
+      SVC_AUTH_MODE: 'proxy',
+      KUBECONFIG: cluster.kubeconfig,
+      SVC_AUTH_ROLE_EDITOR_GROUPS: 'devs',
+    }),
+  ]);
+  await Promise.all([
+    createWorkspace('alpha', {
+      displayName: 'Alpha team',
+      description: 'Where the alpha agents run',
+      environment: 'staging',
+      roleBindings: [
+        { groups: ['alpha-owners'], role: 'owner' },
+        { groups: ['alpha-devs'], role: 'editor' },
+        { groups: ['alpha-readers'], role: 'viewer' },
+      ],
+      directGrants: [{ user: 'old-timer', role: 'viewer', expires: '2020-01-01T00:00:00Z' }],
+      quotas: { agents: { maxAgentRuntimes: 10, maxReplicasPerAgent: 5 } },
+      networkPolicy: { isolate: true },
+      costControls: { dailyBudget: '50.00', monthlyBudget: '500.00' },
+    }).then(seedAlpha),
+    createWorkspace('beta', {
+      displayName: 'Beta',
+      roleBindings: [
+        { groups: ['beta-owners'], role: 'owner' },
+        { groups: ['alpha-devs'], role: 'viewer' },
+      ],
+    }),
+    createWorkspace('hidden', {
+      displayName: 'Hidden',
+      roleBindings: [{ groups: ['others'], role: 'owner' }],
+    }),
+    createWorkspace('spender', {
+      displayName: 'Spender',
+      roleBindings: [{ groups: ['alpha-devs'], role: 'editor' }],
+      costControls: { dailyBudget: '1.00', budgetExceededAction: 'block' },
+    }).then(seedSpender),
+  ]);
+  browser = await launching;
+  await eventually('the dashboard ready', async () =>
+    (await fetch(`${dashboard.base}/readyz`)).status === 200 ? true : undefined,
+  );
+});
+
+after(async () => {
+  await Promise.all(contexts.map((c) => c.close()));
+  await browser?.close();
+  await dashboard?.stop();
+  await operator?.stop();
+  await cluster?.stop();
+});
+
+/** A browser context acting as one person (the proxy's headers on every request). */
+async function contextOf(person: Person, options: { width?: number } = {}) {
+  const { user, groups } = USERS[person];
+  const context = await browser.newContext({
+    baseURL: dashboard.base,
+    extraHTTPHeaders: { 'X-Forwarded-User': user, 'X-Forwarded-Groups': groups },
+    viewport: { width: options.width ?? 1280, height: 900 },
+    // Expiry inputs are in the browser's time zone: one with an offset shows the conversion.
+    timezoneId: 'Europe/Paris',
+    locale: 'en-GB',
+  });
+  contexts.push(context);
+  return context;
+}
+
+/** The pages of the running journey, for the report of a failure. */
+const pages: { page: Page; api: string[] }[] = [];
+
+/**
+ * A page of the person, and what went wrong on it: console errors (a CSP violation is one) and
+ * exceptions, less one "Failed to load resource" line for each API error answer the journey
+ * provokes on purpose, which the page shows as a sentence.
+ */
+async function open(person: Person, path: string, options: { width?: number } = {}) {
+  const page = await (await contextOf(person, options)).newPage();
+  page.setDefaultTimeout(10_000);
+  const problems = pageProblems(page);
+  const apiErrors: number[] = [];
+  const api: string[] = [];
+  pages.push({ page, api });
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (!url.pathname.startsWith('/api/')) return;
+    api.push(`${response.request().method()} ${url.pathname}${url.search} ${response.status()}`);
+    if (response.status() >= 400) apiErrors.push(response.status());
+  });
+  await page.goto(path);
+  const unexpected = () => {
+    const left = [...apiErrors];
+    return problems.filter((problem) => {
+      const status = /Failed to load resource: the server responded with a status of (\d+)/.exec(
+        problem,
+      )?.[1];
+      const at = status === undefined ? -1 : left.indexOf(Number(status));
+      if (at === -1) return true;
+      left.splice(at, 1);
+      return false;
+    });
+  };
+  return { page, unexpected, apiErrors };
+}
+
+/**
+ * A test of one journey. When it fails, the report says what its pages showed and asked the API,
+ * and a screenshot of each is left as failed-<n>.
+ */
+function journey(name: string, run: () => Promise<void>) {
+  it(name, async () => {
+    pages.length = 0;
+    try {
+      await run();
+    } catch (error) {
+      const report: string[] = [];
+      for (const [i, { page, api }] of pages.entries()) {
+        const shown = await page
+          .locator('body')
+          .innerText({ timeout: 1_000 })
+          .catch(() => '(unreadable)');
+        await screenshot(page, `failed-${i}`).catch(() => undefined);
+        report.push(`page ${i} at ${page.url()}:\n${shown}\nAPI:\n${api.join('\n')}`);
+      }
+      throw new Error(
+        `${error instanceof Error ? error.message : String(error)}\n\n${report.join('\n\n')}`,
+        { cause: error },
+      );
+    } finally {
+      await Promise.all(pages.map(({ page }) => page.close()));
+    }
+  });
+}
+
+async function textOf(locator: Locator): Promise<string> {
+  await locator.first().waitFor();
+  return (await locator.first().innerText()).replace(/\s+/g, ' ').trim();
+}
+
+/** No part of the page is wider than the window (tables scroll inside their own frame). */
+async function fitsWidth(page: Page) {
+  const [scrollWidth, innerWidth] = await page.evaluate<[number, number]>(
+    '[document.documentElement.scrollWidth, window.innerWidth]',
+  );
+  assert.ok(scrollWidth <= innerWidth, `the page is ${scrollWidth}px wide in ${innerWidth}px`);
+}
+
+describe('the workspace pages', () => {
+  journey(
+    'list, and offer in the switcher, exactly the user’s workspaces with their roles',
+    async () => {
+      const { page, unexpected } = await open('editor', '/');
+      const cards = page.getByRole('list', { name: 'Your workspaces' }).getByRole('listitem');
+      await cards.first().waitFor();
+      const seen = [];
+      for (const card of await cards.all()) {
+        seen.push([
+          await card.getByRole('heading').textContent(),
+          await card.locator('.ws-role').textContent(),
+        ]);
+      }
+      assert.deepEqual(seen, [
+        ['Alpha team', 'editor'],
+        ['Beta', 'viewer'],
+        ['Spender', 'editor'],
+      ]);
+      assert.match(await textOf(cards.first()), /Where the alpha agents run.*staging/);
+      await screenshot(page, 'workspaces-list');
+
+      const switcher = page.getByLabel('Workspace', { exact: true });
+      const options = await switcher.locator('option').allTextContents();
+      assert.deepEqual(options, [
+        'All workspaces',
+        'Alpha team (alpha) — editor',
+        'Beta (beta) — viewer',
+        'Spender (spender) — editor',
+      ]);
+      await switcher.selectOption('beta');
+      await page.waitForURL('**/workspaces/beta');
+      await page.getByRole('heading', { level: 1, name: 'Beta' }).waitFor();
+      assert.equal(await switcher.inputValue(), 'beta');
+      // The heading of the new page has the focus.
+      assert.equal(await page.evaluate<string>('document.activeElement.textContent'), 'Beta');
+      assert.deepEqual(unexpected(), []);
+
+      const viewer = await open('viewer', '/');
+      const theirs = viewer.page.getByRole('list', { name: 'Your workspaces' }).getByRole('link');
+      await theirs.first().waitFor();
+      assert.deepEqual(await theirs.allTextContents(), ['Alpha team']);
+      await viewer.page.goto('/workspaces/hidden');
+      assert.equal(
+        await textOf(viewer.page.getByRole('alert')),
+        'No workspace named hidden, or you have no access to it.',
+      );
+      assert.deepEqual(viewer.unexpected(), []);
+    },
+  );
+
+  journey(
+    'shows the overview: phase, conditions, members, isolation, cost against budget',
+    async () => {
+      const { page, unexpected } = await open('owner', '/workspaces/alpha');
+      await page.getByRole('heading', { level: 1, name: 'Alpha team' }).waitFor();
+      await page.getByText('Phase: Ready', { exact: true }).waitFor();
+      const conditions = page.getByRole('table', { name: 'Conditions of the workspace' });
+      assert.match(await textOf(conditions.getByRole('row', { name: /^Ready/ })), /Ready True/);
+      const members = await textOf(page.getByRole('region', { name: 'Members' }));
+      assert.match(members, /Owners 1 Editors 1 Viewers 1/);
+      const network = await textOf(page.getByRole('region', { name: 'Network isolation' }));
+      assert.match(network, /Isolated Yes/);
+      assert.match(network, /Policy workspace-alpha/);
+      const daily = page.getByRole('meter', { name: 'Daily spend against budget' });
+      assert.match((await daily.getAttribute('aria-valuetext')) ?? '', /of \$50\.00/);
+      assert.equal(await daily.getAttribute('aria-valuemax'), '50');
+      await page.getByRole('meter', { name: 'Monthly spend against budget' }).waitFor();
+      assert.match(
+        await textOf(page.getByRole('region', { name: 'Quotas' })),
+        /Replicas per agent 5/,
+      );
+      await screenshot(page, 'workspace-overview');
+      await page.setViewportSize({ width: 360, height: 800 });
+      await fitsWidth(page);
+      await screenshot(page, 'workspace-overview-360');
+      assert.deepEqual(unexpected(), []);
+    },
+  );
+
+  journey('lets an editor scale, create and delete agents', async () => {
+    const { page, unexpected } = await open('editor', '/workspaces/alpha/agents');
+    await page.getByRole('link', { name: 'logger' }).waitFor();
+
+    await page.getByLabel('Replicas of logger', { exact: true }).fill('2');
+    await page.getByRole('button', { name: 'Save replicas of logger' }).click();
+    await page.getByRole('status').getByText('Scaled the agent “logger” to 2 replicas.').waitFor();
+    assert.equal((await agents().get('logger', 'ns-alpha')).spec.replicas, 2);
+
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    const form = page.getByRole('form', { name: 'New agent' });
+    await form.getByLabel('Name').fill('writer');
+    await form.getByLabel('Prompt pack').selectOption('helper');
+    await form.getByLabel('Replicas').fill('1');
+    await form.getByLabel('Model (optional)').fill('claude-opus-4');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('Created the agent “writer”.').waitFor();
+    const writer = await agents().get('writer', 'ns-alpha');
+    assert.deepEqual(
+      [writer.spec.promptPackRef.name, writer.spec.replicas, writer.spec.model],
+      ['helper', 1, 'claude-opus-4'],
+    );
+    await page.getByRole('link', { name: 'writer' }).waitFor();
+
+    await page.getByRole('button', { name: 'Delete doomed' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete the agent “doomed”?' });
+    await dialog.getByRole('button', { name: 'Delete agent' }).click();
+    await page.getByText('Deleted the agent “doomed”.').waitFor();
+    await eventually('doomed deleted', async () =>
+      (await agents().list({ namespace: 'ns-alpha' })).items.some(
+        (a) => a.metadata.name === 'doomed',
+      )
+        ? undefined
+        : true,
+    );
+    await page.getByRole('link', { name: 'doomed' }).waitFor({ state: 'detached' });
+    await screenshot(page, 'workspace-agents');
+    await page.setViewportSize({ width: 360, height: 800 });
+    await fitsWidth(page);
+    await screenshot(page, 'workspace-agents-360');
+    assert.deepEqual(unexpected(), []);
+  });
+
+  journey('shows a viewer no write action anywhere', async () => {
+    const { page, unexpected } = await open('viewer', '/workspaces/alpha/agents');
+    await page.getByRole('link', { name: 'logger' }).waitFor();
+    const tabs = page.getByRole('navigation', { name: 'Workspace sections' }).getByRole('link');
+    assert.deepEqual(await tabs.allTextContents(), [
+      'Overview',
+      'Agents',
+      'Prompt packs',
+      'Tool registries',
+    ]);
+    const writes = page.getByRole('button', { name: /Save|Delete|Create|Edit|New/ });
+    assert.equal(await writes.count(), 0);
+    assert.equal(await page.getByRole('spinbutton').count(), 0);
+    await tabs.getByText('Prompt packs').click();
+    await page.getByRole('heading', { level: 3, name: 'helper' }).waitFor();
+    assert.equal(await writes.count(), 0);
+    await tabs.getByText('Tool registries').click();
+    await page.getByRole('heading', { level: 3, name: 'tools' }).waitFor();
+    assert.equal(await writes.count(), 0);
+    assert.deepEqual(unexpected(), []);
+  });
+
+  journey('shows an agent’s pods, its log, followed as it grows, and its events', async () => {
+    const { page, unexpected } = await open('viewer', '/workspaces/alpha/agents/logger');
+    await page.getByRole('heading', { level: 2, name: 'Agent logger' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Pods of the agent logger' })
+      .getByText('logger-0')
+      .waitFor();
+    const log = page.getByRole('log', { name: 'Log of pod logger-0, container agent' });
+    await log.getByText(/starting\s+ready/).waitFor();
+    const events = page.getByRole('table', { name: /Events of the agent logger/ });
+    assert.match(
+      await textOf(events.getByRole('row').nth(1)),
+      /Normal Started Started container agent Pod logger-0 1/,
+    );
+
+    const aborted: string[] = [];
+    page.on('requestfailed', (request) => {
+      if (request.url().includes('follow=true')) aborted.push(request.failure()?.errorText ?? '');
+    });
+    const follow = page.getByRole('button', { name: 'Follow' });
+    await follow.click();
+    await page.getByRole('button', { name: 'Follow', pressed: true }).waitFor();
+    await page.getByText('Following the log: new lines appear as they are written.').waitFor();
+    // The stream is open once its first lines are in.
+    await log.getByText(/starting\s+ready/).waitFor();
+    await kube.appendPodLog('ns-alpha', 'logger-0', 'working on it\n');
+    await log.getByText(/ready\s+working on it/).waitFor();
+    await screenshot(page, 'workspace-agent-logs');
+
+    // The newest line stays in view, unless the reader scrolled up.
+    const belowView = () =>
+      page.evaluate<number>(
+        "(l => l.scrollHeight - l.scrollTop - l.clientHeight)(document.querySelector('pre.log'))",
+      );
+    const lines = Array.from({ length: 150 }, (_, i) => `line ${i + 1}`);
+    await kube.appendPodLog('ns-alpha', 'logger-0', `${lines.join('\n')}\n`);
+    await log.getByText(/line 150/).waitFor();
+    assert.ok((await belowView()) < 30, 'scrolled to the newest line');
+    await page.evaluate("document.querySelector('pre.log').scrollTop = 0");
+    const jump = page.getByRole('button', { name: 'Jump to the newest lines' });
+    await jump.waitFor();
+    await kube.appendPodLog('ns-alpha', 'logger-0', 'while reading\n');
+    await log.getByText(/while reading/).waitFor();
+    assert.ok((await belowView()) > 500, 'left where the reader scrolled to');
+    await jump.click();
+    assert.ok((await belowView()) < 30, 'back at the newest line');
+
+    // Turning Follow off, or leaving the page, ends the stream.
+    await page.getByRole('button', { name: 'Follow', pressed: true }).click();
+    await page.getByRole('button', { name: 'Follow', pressed: false }).waitFor();
+    await log.getByText(/while reading/).waitFor();
+    await eventually('the stream aborted', () => (aborted.length === 1 ? true : undefined));
+    await follow.click();
+    await log.getByText(/while reading/).waitFor();
+    await page.getByRole('link', { name: 'All agents' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Agents' }).waitFor();
+    await eventually('the stream aborted again', () => (aborted.length === 2 ? true : undefined));
+    assert.deepEqual(aborted, ['net::ERR_ABORTED', 'net::ERR_ABORTED']);
+    assert.deepEqual(unexpected(), []);
+  });
+
+  journey('lets an editor edit and create prompt packs', async () => {
+    const { page, unexpected } = await open('editor', '/workspaces/alpha/promptpacks');
+    await page.getByRole('button', { name: 'Edit helper' }).click();
+    const form = page.getByRole('form', { name: 'Edit helper' });
+    await form.getByLabel('System prompt').fill('Be very helpful.');
+    await form.getByLabel('Content of prompt 1').fill('Say hello.');
+    await form.getByRole('button', { name: 'Add prompt' }).click();
+    await form.getByLabel('Name of prompt 2').fill('bye');
+    await form.getByLabel('Content of prompt 2').fill('Say bye.');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').getByText('Saved the prompt pack “helper”.').waitFor();
+    const helper = await packs().get('helper', 'ns-alpha');
+    assert.equal(helper.spec.systemPrompt, 'Be very helpful.');
+    assert.equal(helper.spec.description, 'Helps');
+    assert.deepEqual(helper.spec.prompts, [
+      { name: 'hi', content: 'Say hello.' },
+      { name: 'bye', content: 'Say bye.' },
+    ]);
+
+    await page.getByRole('button', { name: 'New prompt pack' }).click();
+    const creating = page.getByRole('form', { name: 'New prompt pack' });
+    await creating.getByLabel('Name').fill('helper');
+    await creating.getByLabel('System prompt').fill('Review.');
+    await creating.getByRole('button', { name: 'Create prompt pack' }).click();
+    await creating
+      .getByRole('alert')
+      .getByText(/already exists/)
+      .waitFor();
+    await creating.getByLabel('Name').fill('reviewer');
+    await creating.getByLabel('Description (optional)').fill('Reviews changes');
+    await creating.getByRole('button', { name: 'Create prompt pack' }).click();
+    await page.getByText('Created the prompt pack “reviewer”.').waitFor();
+    await page.getByRole('heading', { level: 3, name: 'reviewer' }).waitFor();
+    assert.equal((await packs().get('reviewer', 'ns-alpha')).spec.systemPrompt, 'Review.');
+    await screenshot(page, 'workspace-prompt-packs');
+    assert.deepEqual(unexpected(), []);
+  });
+
+  journey(
+    'lets an editor edit a tool registry’s spec, refusing invalid ones with a sentence',
+    async () => {
+      const { page, unexpected, apiErrors } = await open(
+        'editor',
+        '/workspaces/alpha/toolregistries',
+      );
+      const card = page.getByRole('article', { name: 'tools' });
+      await card.getByText(/\d+ discovered/).waitFor();
+      await page.getByRole('button', { name: 'Edit tools' }).click();
+      const form = page.getByRole('form', { name: 'Edit tools' });
+      const spec = form.getByLabel('Spec (JSON)');
+      assert.match(await spec.inputValue(), /"handlers"/);
+
+      await spec.fill('{ "handlers": [');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await form
+        .getByRole('alert')
+        .getByText(/^The spec is not valid JSON/)
+        .waitFor();
+      assert.deepEqual(apiErrors, [], 'nothing is sent');
+
+      await spec.fill(JSON.stringify({ handlers: [{ name: 'x', type: 'carrier-pigeon' }] }));
+      await form.getByRole('button', { name: 'Save' }).click();
+      const refusal = await textOf(form.getByRole('alert'));
+      assert.match(refusal, /^The dashboard refused this: .*carrier-pigeon/);
+      assert.deepEqual(apiErrors, [400]);
+
+      const handlers = [
+        {
+          name: 'search',
+          type: 'http',
+          endpoint: { url: 'http://127.0.0.1:9/find' },
+          tool: { name: 'find', description: 'Finds', inputSchema: { type: 'object' } },
+        },
+      ];
+      await spec.fill(JSON.stringify({ handlers }, null, 2));
+      await form.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('status').getByText('Saved the tool registry “tools”.').waitFor();
+      const saved = await registries().get('tools', 'ns-alpha');
+      assert.equal(saved.spec.handlers[0]?.tool?.name, 'find');
+      await screenshot(page, 'workspace-tool-registries');
+      assert.deepEqual(unexpected(), []);
+    },
+  );
+
+  journey(
+    'lets an owner grant access until a time, and refuses to remove the last owner',
+    async () => {
+      const { page, unexpected } = await open('owner', '/workspaces/alpha/members');
+      await page.getByRole('heading', { level: 2, name: 'Members' }).waitFor();
+      const grants = page.getByRole('group', { name: 'Direct grants' });
+      await grants.getByText('expired', { exact: true }).waitFor();
+      await grants.getByRole('button', { name: 'Add grant' }).click();
+      const added = grants.getByRole('group', { name: 'Grant 2' });
+      await added.getByLabel('User').fill('frank');
+      await added.getByLabel('Role').selectOption('editor');
+      await added.getByLabel('Expires (optional)').fill('2030-01-02T03:04');
+      await page.getByRole('button', { name: 'Save members' }).click();
+      await page.getByRole('status').getByText('Members saved.').waitFor();
+      const spec = (await workspaces().get('alpha')).spec;
+      assert.deepEqual(spec.directGrants, [
+        { user: 'old-timer', role: 'viewer', expires: '2020-01-01T00:00:00Z' },
+        // 03:04 in Paris in January is 02:04 UTC.
+        { user: 'frank', role: 'editor', expires: '2030-01-02T02:04:00Z' },
+      ]);
+      assert.equal(spec.roleBindings?.length, 3);
+      await grants
+        .getByRole('group', { name: 'Grant 2' })
+        .getByText('active', { exact: true })
+        .waitFor();
+
+      const bindings = page.getByRole('group', { name: 'Role bindings' });
+      assert.equal(
+        await bindings.getByRole('group', { name: 'Binding 1' }).getByLabel('Groups').inputValue(),
+        'alpha-owners',
+      );
+      await bindings.getByRole('button', { name: 'Remove binding 1' }).click();
+      await page.getByRole('button', { name: 'Save members' }).click();
+      const refusal = await textOf(page.getByRole('alert'));
+      assert.match(refusal, /would leave the workspace without an owner/);
+      assert.equal((await workspaces().get('alpha')).spec.roleBindings?.length, 3);
+      await screenshot(page, 'workspace-members');
+      assert.deepEqual(unexpected(), []);
+    },
+  );
+
+  journey(
+    'shows a suspended workspace’s notice, and the refusal of a change as a sentence',
+    async () => {
+      await eventually(
+        'spender suspended, as the dashboard sees it',
+        async () => {
+          const body = (await apiAs('editor', '/api/workspaces/spender')) as {
+            workspace?: { phase: string };
+          };
+          return body.workspace?.phase === 'Suspended' ? true : undefined;
+        },
+        20_000,
+      );
+      const { page, unexpected } = await open('editor', '/workspaces/spender/agents');
+      await page.getByText('This workspace is suspended: changes are blocked.').waitFor();
+      assert.match(
+        await textOf(page.locator('.ws-suspended')),
+        /today \$5\.00 of a \$1\.00 daily budget/,
+      );
+      await page.getByLabel('Replicas of costly', { exact: true }).fill('3');
+      await page.getByRole('button', { name: 'Save replicas of costly' }).click();
+      const refusal = await textOf(page.getByRole('alert'));
+      assert.match(refusal, /^The workspace is suspended because its budget is exceeded/);
+      assert.notEqual((await agents().get('costly', 'ns-spender')).spec.replicas, 3);
+      await screenshot(page, 'workspace-suspended');
+      assert.deepEqual(unexpected(), []);
+    },
+  );
+});
