@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { eventually, freePort, start, tempDir } from '@paddock/testing';
+import { eventually, freePort, launchBrowser, screenshot, start, tempDir } from '@paddock/testing';
 
 const bin = join(import.meta.dirname, '..', 'bin', 'paddock.js');
 const runCommand = promisify(execFile);
@@ -135,6 +135,28 @@ describe('the paddock command', () => {
         shown.map((w) => w.name),
         ['sample'],
       );
+      // A newcomer opens the printed address, signs in with the banner's credentials, and finds
+      // the sample workspace, its agent's log and their API keys.
+      const browser = await launchBrowser();
+      try {
+        const page = await browser.newPage();
+        await page.goto(`http://127.0.0.1:${dashboardPort}/`);
+        await page.getByLabel('Username or email').fill('admin');
+        await page.getByLabel('Password', { exact: true }).fill(password);
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+        await page
+          .getByRole('list', { name: 'Your workspaces' })
+          .getByRole('link', { name: 'Sample' })
+          .click();
+        await page.getByRole('link', { name: 'Agents', exact: true }).click();
+        await page.getByRole('link', { name: 'sample-agent' }).click();
+        await page.getByText('MCP server listening').first().waitFor();
+        await screenshot(page, 'newcomer-sample-agent');
+        await page.getByRole('link', { name: 'API keys' }).first().click();
+        await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+      } finally {
+        await browser.close();
+      }
       run.child.kill('SIGINT');
       const { code } = await run.exited;
       assert.equal(code, 0, run.output());
