@@ -434,11 +434,21 @@ describe('acting in a workspace with its ServiceAccount token', () => {
     });
     assert.equal(orphaned.status, 409);
     assert.equal(errorOf(orphaned), 'last_owner');
+    const read = await owner().get('/api/workspaces/team');
+    const { resourceVersion } = (
+      read.body as { workspace: { access: { resourceVersion: string } } }
+    ).workspace.access;
     const expires = new Date(Date.now() + 3_600_000).toISOString();
     const granted = await owner().request('PUT', '/api/workspaces/team/access', {
-      json: { directGrants: [{ user: 'frank', role: 'editor', expires }] },
+      json: { resourceVersion, directGrants: [{ user: 'frank', role: 'editor', expires }] },
     });
     assert.equal(granted.status, 200, JSON.stringify(granted.body));
+    // A second owner working from the same reading is told, not silently overwritten.
+    const stale = await owner().request('PUT', '/api/workspaces/team/access', {
+      json: { resourceVersion, directGrants: [] },
+    });
+    assert.equal(stale.status, 409);
+    assert.equal(errorOf(stale), 'conflict');
     await eventually('frank sees the workspace', async () =>
       (await visible(as('frank'))).get('team') === 'editor' ? true : undefined,
     );

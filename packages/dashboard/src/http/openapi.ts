@@ -1760,8 +1760,12 @@ function buildDocument(version: string): OpenApiDocument {
         Condition: crdSchema(conditionSchema),
         Access: {
           type: 'object',
-          required: ['roleBindings', 'directGrants', 'anonymousAccess'],
+          required: ['resourceVersion', 'roleBindings', 'directGrants', 'anonymousAccess'],
           properties: {
+            resourceVersion: {
+              type: ['string', 'null'],
+              description: 'The Workspace version read; send it back with a change',
+            },
             roleBindings: crdSchema(workspaceSpecSchema.properties.roleBindings),
             directGrants: {
               type: 'array',
@@ -1782,6 +1786,11 @@ function buildDocument(version: string): OpenApiDocument {
           description: 'The access fields to replace; absent ones stay as they are',
           additionalProperties: false,
           properties: {
+            resourceVersion: {
+              type: 'string',
+              description:
+                'The resourceVersion of the access read; when given, a change made since answers 409 conflict',
+            },
             roleBindings: {
               type: 'array',
               maxItems: MAX_ACCESS_ENTRIES,

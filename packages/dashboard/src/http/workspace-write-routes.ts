@@ -230,9 +230,17 @@ export function registerWorkspaceWriteRoutes(app: FastifyInstance, ctx: Dashboar
     if (used.role !== 'owner') {
       throw apiError('forbidden', 'only the workspace’s owners manage its members');
     }
+    // The version the client read, when it sends one: a change made since is then a conflict.
+    const { resourceVersion: seen, ...fields } = bodyOf(req);
+    if (seen !== undefined && typeof seen !== 'string') {
+      throw apiError(
+        'invalid_request',
+        'resourceVersion must be the string the access answer gave',
+      );
+    }
     let change: AccessSpec;
     try {
-      change = parseAccessChange(req.body);
+      change = parseAccessChange(fields);
     } catch (err) {
       throw apiError('invalid_request', (err as Error).message);
     }
@@ -250,7 +258,7 @@ export function registerWorkspaceWriteRoutes(app: FastifyInstance, ctx: Dashboar
     }
     const patched = await inCluster(`workspace "${used.workspace.metadata.name}"`, () =>
       ctx.workspaces!.kube.resource<Workspace>(WORKSPACE_KIND).patch(used.workspace.metadata.name, {
-        metadata: { resourceVersion: used.workspace.metadata.resourceVersion },
+        metadata: { resourceVersion: seen ?? used.workspace.metadata.resourceVersion },
         spec: next,
       }),
     );

@@ -59,6 +59,8 @@ export function permissionsIn(global: Role, role: WorkspaceRole) {
 /** Members as owners manage them: bindings, grants (with whether each is in force) and anonymous access. */
 export function accessView(workspace: Workspace, now: Date) {
   return {
+    // Sent back with a change, so that one made meanwhile by someone else is a conflict.
+    resourceVersion: workspace.metadata.resourceVersion ?? null,
     roleBindings: workspace.spec.roleBindings ?? [],
     directGrants: (workspace.spec.directGrants ?? []).map((grant) => ({
       ...grant,

@@ -227,7 +227,10 @@ function MembersForm({
       next = (
         await api<{ access: Access }>(`${apiPath(workspace)}/access`, {
           method: 'PUT',
-          body,
+          body:
+            access.resourceVersion === null
+              ? body
+              : { ...body, resourceVersion: access.resourceVersion },
         })
       ).access;
       return '';

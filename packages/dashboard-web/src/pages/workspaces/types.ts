@@ -92,6 +92,8 @@ export interface AnonymousAccess {
 
 /** Who has access: only owners receive it. */
 export interface Access {
+  /** Sent back with a change: one made meanwhile by someone else is then a conflict. */
+  resourceVersion: string | null;
   roleBindings: RoleBinding[];
   directGrants: DirectGrant[];
   anonymousAccess: AnonymousAccess;
@@ -99,6 +101,7 @@ export interface Access {
 
 /** The body of PUT /api/workspaces/{name}/access: the fields to replace. */
 export interface AccessChange {
+  resourceVersion?: string;
   roleBindings?: RoleBinding[];
   directGrants?: Omit<DirectGrant, 'active'>[];
   anonymousAccess?: AnonymousAccess;
