@@ -1,5 +1,6 @@
 // Writes deploy/operator/ from @paddock/operator: the workspace ClusterRoles that the RoleBindings
-// of every workspace refer to. YAML files generation no longer produces are removed.
+// of every workspace refer to, the operator's own ClusterRole and leader-election Role, and the
+// kustomization deploy/base includes. YAML files generation no longer produces are removed.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { operatorManifestFiles } from '@paddock/operator';

@@ -2,10 +2,13 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1';
+import { ClusterRole, Role } from 'kubernetes-models/rbac.authorization.k8s.io/v1';
 import { parseAllDocuments } from 'yaml';
 import { GENERATE_COMMAND } from '@paddock/kube';
 import {
+  OPERATOR_CLUSTER_ROLE,
+  OPERATOR_LEADER_ELECTION_ROLE,
+  OPERATOR_RBAC_FILE,
   operatorManifestFiles,
   WORKSPACE_CLUSTER_ROLES,
   WORKSPACE_CLUSTER_ROLES_FILE,
@@ -49,6 +52,25 @@ describe('the committed operator manifests', () => {
       ['paddock-workspace-owner', 'paddock-workspace-editor', 'paddock-workspace-viewer'],
     );
     for (const document of documents) new ClusterRole(document).validate();
+  });
+
+  it('hold the operator’s ClusterRole, binding the workspace roles by name, and its Lease Role', () => {
+    const documents = readDocuments(join(folder, OPERATOR_RBAC_FILE));
+    assert.deepEqual(documents, [OPERATOR_CLUSTER_ROLE, OPERATOR_LEADER_ELECTION_ROLE]);
+    new ClusterRole(documents[0]).validate();
+    new Role(documents[1]).validate();
+    const bind = OPERATOR_CLUSTER_ROLE.rules.find((rule) => rule.verbs.includes('bind'));
+    assert.deepEqual(
+      bind?.resourceNames,
+      WORKSPACE_CLUSTER_ROLES.map((role) => role.metadata.name),
+    );
+    // It holds none of the workspace roles' rules and may not write ClusterRoles.
+    for (const rule of OPERATOR_CLUSTER_ROLE.rules) {
+      assert.ok(!rule.resources.includes('secrets') && !rule.resources.includes('pods'));
+      if (rule.resources.includes('clusterroles')) {
+        assert.deepEqual(rule.verbs, ['get', 'bind']);
+      }
+    }
   });
 
   it('would reject a ClusterRole the upstream schema does not accept', () => {

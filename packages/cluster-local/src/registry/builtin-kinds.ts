@@ -172,6 +172,32 @@ export function builtinKinds(): ResourceType[] {
       subresources: { status: STATUS_VERBS },
     }),
     kind({ kind: 'LimitRange', plural: 'limitranges', namespaced: true, shortNames: ['limits'] }),
+    // Stored records only, as pods are: nothing here schedules or runs them, but manifests that
+    // hold them (the deploy/ base) apply as they would to a real cluster.
+    kind({
+      kind: 'PersistentVolumeClaim',
+      plural: 'persistentvolumeclaims',
+      namespaced: true,
+      shortNames: ['pvc'],
+      subresources: { status: STATUS_VERBS },
+    }),
+    kind({
+      group: 'apps',
+      kind: 'Deployment',
+      plural: 'deployments',
+      namespaced: true,
+      shortNames: ['deploy'],
+      categories: ['all'],
+      subresources: { status: STATUS_VERBS },
+    }),
+    kind({
+      group: 'policy',
+      kind: 'PodDisruptionBudget',
+      plural: 'poddisruptionbudgets',
+      namespaced: true,
+      shortNames: ['pdb'],
+      subresources: { status: STATUS_VERBS },
+    }),
     ...(
       [
         ['Role', 'roles', true],

@@ -1,5 +1,6 @@
 import type { Logger, Mailer } from '@paddock/common';
 import {
+  ForbiddenError,
   Informer,
   metadataOnly,
   parseRfc3339,
@@ -35,6 +36,7 @@ import {
   pruneBindings,
   serviceAccountNames,
   workspaceConditions,
+  type ClusterRoleObject,
   type StepState,
   type WorkspaceFacts,
 } from '../workspace/index.js';
@@ -152,9 +154,54 @@ export class WorkspaceController {
     this.byNamespace.set(namespace, (this.byNamespace.get(namespace) ?? new Set()).add(name));
   }
 
-  /** Creates or updates the three workspace ClusterRoles that every RoleBinding refers to. */
+  /**
+   * Creates or updates the three workspace ClusterRoles that every RoleBinding refers to. Where the
+   * install ships them and the operator may not write ClusterRoles (deploy/base), it only checks
+   * that they exist: a missing one stops the start with an error that says what to apply.
+   */
   private async ensureClusterRoles(): Promise<void> {
-    for (const role of WORKSPACE_CLUSTER_ROLES) await ensureObject(this.clients.clusterRoles, role);
+    const shipped: string[] = [];
+    for (const role of WORKSPACE_CLUSTER_ROLES) {
+      try {
+        await ensureObject(this.clients.clusterRoles, role);
+      } catch (err) {
+        if (!(err instanceof ForbiddenError)) throw err;
+        await this.checkShippedClusterRole(role);
+        shipped.push(role.metadata.name);
+      }
+    }
+    if (shipped.length > 0) {
+      this.deps.logger.info(
+        { clusterRoles: shipped },
+        'the operator may not write ClusterRoles: using the workspace ClusterRoles the install provides',
+      );
+    }
+  }
+
+  /** The ClusterRole exists (else a clear error); one that differs from this version's is logged. */
+  private async checkShippedClusterRole(role: ClusterRoleObject): Promise<void> {
+    const name = role.metadata.name;
+    let found: ClusterRoleObject | undefined;
+    try {
+      found = await getIfExists(this.clients.clusterRoles, name);
+    } catch (err) {
+      if (!(err instanceof ForbiddenError)) throw err;
+      throw new Error(
+        `the operator may neither create nor read the ClusterRole ${name}: grant it get (and bind) on that ClusterRole, or create and update on clusterroles`,
+        { cause: err },
+      );
+    }
+    if (found === undefined) {
+      throw new Error(
+        `the ClusterRole ${name} does not exist and the operator may not create it: apply deploy/operator/ (kubectl apply -k deploy/base) before starting the operator`,
+      );
+    }
+    if (!covers(found.rules, role.rules)) {
+      this.deps.logger.warn(
+        { clusterRole: name },
+        'the workspace ClusterRole differs from the one this operator version defines: apply the manifests of this version',
+      );
+    }
   }
 
   /** One pass over the named Workspace; public so that a pass can be run and observed directly. */
