@@ -55,9 +55,13 @@ export class Shutdown {
     return this.running !== undefined;
   }
 
-  /** Runs the steps once; later calls return the same outcome. Resolves to the exit code. */
-  run(reason: string): Promise<number> {
-    this.running ??= this.runSteps(reason).then((code) => {
+  /**
+   * Runs the steps once; later calls return the same outcome. Resolves to the exit code: 1 when
+   * a step failed, or when the shutdown is itself the answer to a failure (`failed`).
+   */
+  run(reason: string, options: { failed?: boolean } = {}): Promise<number> {
+    this.running ??= this.runSteps(reason).then((stepsCode) => {
+      const code = options.failed === true ? 1 : stepsCode;
       this.exit(code);
       return code;
     });

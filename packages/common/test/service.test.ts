@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
+import { Shutdown, silentLogger } from '@paddock/common';
 import { start, type Started } from '@paddock/testing';
 
 const fixture = join(import.meta.dirname, 'fixtures', 'service.ts');
@@ -94,5 +95,15 @@ describe('graceful shutdown', () => {
     assert.equal(code, 2);
     assert.match(service.output(), /SVC_LISTEN_ADDR: "nowhere" is not an address/);
     assert.match(service.output(), /SVC_GRACE_MS: 0 is below 1/);
+  });
+});
+
+describe('a shutdown that answers a failure', () => {
+  it('exits 1 even when every step stops cleanly', async () => {
+    const codes: number[] = [];
+    const shutdown = new Shutdown({ logger: silentLogger(), exit: (code) => codes.push(code) });
+    shutdown.add('work', () => {});
+    assert.equal(await shutdown.run('controllers failed to start', { failed: true }), 1);
+    assert.deepEqual(codes, [1]);
   });
 });

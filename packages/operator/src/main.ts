@@ -18,6 +18,7 @@ import {
 import { Kube } from '@paddock/kube';
 import { ToolRegistryController } from './controllers/tool-registry-controller.js';
 import { WorkspaceController } from './controllers/workspace-controller.js';
+import { OPERATOR_NAME } from './operator-rbac.js';
 import { operatorEventRecorder } from './runtime/events.js';
 import { LeaderElector } from './runtime/leader-election.js';
 import { OperatorMetrics, serveMetrics } from './runtime/metrics.js';
@@ -114,12 +115,15 @@ export async function main(argv: readonly string[], environment: NodeJS.ProcessE
     const elector = new LeaderElector({
       kube,
       namespace: config.SVC_OPERATOR_NAMESPACE,
-      name: 'paddock-operator',
+      name: OPERATOR_NAME,
       identity: `${hostname()}_${process.pid}`,
       logger,
+      // A leader that cannot run its controllers exits (and is restarted where it runs) rather
+      // than holding the lease idle.
       onStartedLeading: () =>
         void startControllers().catch((err: unknown) => {
           logger.error({ err }, 'controllers failed to start');
+          void shutdown.run('controllers failed to start', { failed: true });
         }),
       onLostLeadership: () => {
         logger.warn('lost leadership: controllers stopped');
