@@ -1,154 +1,38 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { api } from '../../api';
-import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { Empty, ErrorState, Loading } from '../../ui/states';
-import { useApi } from '../../ui/use-api';
 import { OBJECT_NAME, OBJECT_NAME_HINT } from './agents';
-import { apiPath, errorSentence, isCode } from './errors';
-import { ActionError, FocusHeading, StatusMessage, useAction, useReturnFocus } from './parts';
+import { apiPath } from './errors';
+import { ActionError, useAction } from './parts';
 import type { PromptPack, PromptPackList, PromptPackSpec } from './types';
+import { EditableList, type EditableKind } from './editable-list';
 import type { WorkspaceViewProps } from './workspace';
 
 let lastKey = 0;
 /** A key for a prompt row being edited, stable while rows are added and removed. */
 const nextKey = () => ++lastKey;
 
+const PROMPT_PACKS: EditableKind<PromptPack> = {
+  path: 'promptpacks',
+  itemsOf: (answer) => (answer as unknown as PromptPackList).promptPacks,
+  id: 'packs',
+  title: 'Prompt packs',
+  noun: 'prompt pack',
+  lede: 'The system prompt and named prompts an agent follows. Agents name the pack they follow.',
+  createHint: 'Create one with “New prompt pack”: agents need one to follow.',
+  deleteWarning: 'Agents that follow it keep running but cannot start new replicas with it.',
+  View: ({ item, ...rest }) => <PromptPackView pack={item} {...rest} />,
+  Form: ({ item, ...rest }) => <PromptPackForm {...rest} {...(item ? { pack: item } : {})} />,
+};
+
 /** The workspace's prompt packs: read them; where allowed, create, edit and delete them. */
 export function PromptPacksTab({ workspace, reloadWorkspace }: WorkspaceViewProps) {
-  const allowed = workspace.permissions.modifyPrompts;
-  const packs = useApi<PromptPackList>(`${apiPath(workspace.name, 'promptpacks')}?limit=1000`);
-  const [status, setStatus] = useState<string | null>(null);
-  const [editing, setEditing] = useState<string | null>(null);
-  const [creating, setCreating] = useState(false);
-  const [deleting, setDeleting] = useState<string | null>(null);
-  const [closed, setClosed] = useState<string | null>(null);
-  const removal = useAction();
-  const opener = useReturnFocus<HTMLButtonElement>(creating);
-  const names = (packs.data?.promptPacks ?? []).map((p) => p.name);
-
-  const saved = (message: string) => {
-    setStatus(message);
-    setClosed(editing);
-    setEditing(null);
-    setCreating(false);
-    packs.reload();
-  };
-  const failed = (error: unknown) => {
-    if (isCode(error, 'workspace_suspended')) reloadWorkspace();
-  };
-  const remove = async () => {
-    if (deleting === null) return;
-    const name = deleting;
-    const result = await removal.run(async () => {
-      await api(apiPath(workspace.name, 'promptpacks', name), { method: 'DELETE' });
-      return '';
-    });
-    if (result.ok) {
-      setDeleting(null);
-      saved(`Deleted the prompt pack “${name}”.`);
-    } else failed(result.error);
-  };
-
   return (
-    <section aria-labelledby="packs-title">
-      <div className="ws-section-head">
-        <FocusHeading level={2} id="packs-title">
-          Prompt packs
-        </FocusHeading>
-        {allowed && !creating && (
-          <button
-            ref={opener}
-            type="button"
-            className="button primary"
-            onClick={() => {
-              setStatus(null);
-              setEditing(null);
-              setCreating(true);
-            }}
-          >
-            New prompt pack
-          </button>
-        )}
-      </div>
-      <p className="muted ws-lede">
-        The system prompt and named prompts an agent follows. Agents name the pack they follow.
-      </p>
-      <StatusMessage message={status} />
-      {creating && (
-        <PromptPackForm
-          workspace={workspace.name}
-          taken={names}
-          onSaved={saved}
-          onFailed={failed}
-          onCancel={() => setCreating(false)}
-        />
-      )}
-      {packs.error !== undefined && packs.data === undefined ? (
-        <ErrorState
-          title="The prompt packs could not be loaded"
-          error={errorSentence(packs.error)}
-          retry={packs.reload}
-        />
-      ) : packs.data === undefined ? (
-        <Loading label="Loading the prompt packs" />
-      ) : packs.data.promptPacks.length === 0 ? (
-        <Empty title="No prompt packs yet">
-          <p>
-            {allowed
-              ? 'Create one with “New prompt pack”: agents need one to follow.'
-              : 'An editor or owner of the workspace can create one.'}
-          </p>
-        </Empty>
-      ) : (
-        <ul className="ws-items" aria-label="Prompt packs">
-          {packs.data.promptPacks.map((pack) => (
-            <li key={pack.name} className="card ws-item">
-              {editing === pack.name ? (
-                <PromptPackForm
-                  workspace={workspace.name}
-                  pack={pack}
-                  taken={names}
-                  onSaved={saved}
-                  onFailed={failed}
-                  onCancel={() => {
-                    setClosed(pack.name);
-                    setEditing(null);
-                  }}
-                />
-              ) : (
-                <PromptPackView
-                  pack={pack}
-                  allowed={allowed}
-                  focusEdit={closed === pack.name}
-                  onEdit={() => {
-                    setStatus(null);
-                    setCreating(false);
-                    setEditing(pack.name);
-                  }}
-                  onDelete={() => {
-                    setStatus(null);
-                    removal.clear();
-                    setDeleting(pack.name);
-                  }}
-                />
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete the prompt pack “${deleting ?? ''}”?`}
-        confirmLabel="Delete prompt pack"
-        danger
-        busy={removal.busy}
-        onConfirm={() => void remove()}
-        onCancel={() => setDeleting(null)}
-      >
-        <p>Agents that follow it keep running but cannot start new replicas with it.</p>
-        <ActionError error={removal.error} what={`the prompt pack “${deleting ?? ''}”`} />
-      </ConfirmDialog>
-    </section>
+    <EditableList
+      kind={PROMPT_PACKS}
+      workspace={workspace}
+      allowed={workspace.permissions.modifyPrompts}
+      reloadWorkspace={reloadWorkspace}
+    />
   );
 }
 

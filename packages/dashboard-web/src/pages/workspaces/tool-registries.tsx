@@ -1,20 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { api } from '../../api';
-import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { Empty, ErrorState, Loading } from '../../ui/states';
-import { useApi } from '../../ui/use-api';
 import { OBJECT_NAME, OBJECT_NAME_HINT } from './agents';
-import { apiPath, errorSentence, isCode } from './errors';
-import {
-  ActionError,
-  ConditionList,
-  FocusHeading,
-  PhaseBadge,
-  StatusMessage,
-  useAction,
-  useReturnFocus,
-} from './parts';
+import { apiPath } from './errors';
+import { ActionError, ConditionList, PhaseBadge, useAction } from './parts';
 import type { ToolRegistry, ToolRegistryList } from './types';
+import { EditableList, type EditableKind } from './editable-list';
 import type { WorkspaceViewProps } from './workspace';
 
 /** What a new registry's spec starts as: one HTTP handler to adapt. */
@@ -33,144 +23,28 @@ const TEMPLATE = {
   ],
 };
 
+const TOOL_REGISTRIES: EditableKind<ToolRegistry> = {
+  path: 'toolregistries',
+  itemsOf: (answer) => (answer as unknown as ToolRegistryList).toolRegistries,
+  id: 'registries',
+  title: 'Tool registries',
+  noun: 'tool registry',
+  lede: 'The tools agents may call, from HTTP, gRPC, MCP and OpenAPI handlers.',
+  createHint: 'Create one with “New tool registry” to offer tools to the agents.',
+  deleteWarning: 'Agents can no longer call its tools.',
+  View: ({ item, ...rest }) => <ToolRegistryView registry={item} {...rest} />,
+  Form: ({ item, ...rest }) => <ToolRegistryForm {...rest} {...(item ? { registry: item } : {})} />,
+};
+
 /** The workspace's tool registries: their tools; where allowed, their specs edited as JSON. */
 export function ToolRegistriesTab({ workspace, reloadWorkspace }: WorkspaceViewProps) {
-  const allowed = workspace.permissions.modifyTools;
-  const registries = useApi<ToolRegistryList>(
-    `${apiPath(workspace.name, 'toolregistries')}?limit=1000`,
-  );
-  const [status, setStatus] = useState<string | null>(null);
-  const [editing, setEditing] = useState<string | null>(null);
-  const [creating, setCreating] = useState(false);
-  const [deleting, setDeleting] = useState<string | null>(null);
-  const [closed, setClosed] = useState<string | null>(null);
-  const removal = useAction();
-  const opener = useReturnFocus<HTMLButtonElement>(creating);
-  const names = (registries.data?.toolRegistries ?? []).map((r) => r.name);
-
-  const saved = (message: string) => {
-    setStatus(message);
-    setClosed(editing);
-    setEditing(null);
-    setCreating(false);
-    registries.reload();
-  };
-  const failed = (error: unknown) => {
-    if (isCode(error, 'workspace_suspended')) reloadWorkspace();
-  };
-  const remove = async () => {
-    if (deleting === null) return;
-    const name = deleting;
-    const result = await removal.run(async () => {
-      await api(apiPath(workspace.name, 'toolregistries', name), { method: 'DELETE' });
-      return '';
-    });
-    if (result.ok) {
-      setDeleting(null);
-      saved(`Deleted the tool registry “${name}”.`);
-    } else failed(result.error);
-  };
-
   return (
-    <section aria-labelledby="registries-title">
-      <div className="ws-section-head">
-        <FocusHeading level={2} id="registries-title">
-          Tool registries
-        </FocusHeading>
-        {allowed && !creating && (
-          <button
-            ref={opener}
-            type="button"
-            className="button primary"
-            onClick={() => {
-              setStatus(null);
-              setEditing(null);
-              setCreating(true);
-            }}
-          >
-            New tool registry
-          </button>
-        )}
-      </div>
-      <p className="muted ws-lede">
-        The tools agents may call, from HTTP, gRPC, MCP and OpenAPI handlers.
-      </p>
-      <StatusMessage message={status} />
-      {creating && (
-        <ToolRegistryForm
-          workspace={workspace.name}
-          taken={names}
-          onSaved={saved}
-          onFailed={failed}
-          onCancel={() => setCreating(false)}
-        />
-      )}
-      {registries.error !== undefined && registries.data === undefined ? (
-        <ErrorState
-          title="The tool registries could not be loaded"
-          error={errorSentence(registries.error)}
-          retry={registries.reload}
-        />
-      ) : registries.data === undefined ? (
-        <Loading label="Loading the tool registries" />
-      ) : registries.data.toolRegistries.length === 0 ? (
-        <Empty title="No tool registries yet">
-          <p>
-            {allowed
-              ? 'Create one with “New tool registry” to offer tools to the agents.'
-              : 'An editor or owner of the workspace can create one.'}
-          </p>
-        </Empty>
-      ) : (
-        <ul className="ws-items" aria-label="Tool registries">
-          {registries.data.toolRegistries.map((registry) => (
-            <li key={registry.name} className="card ws-item">
-              {editing === registry.name ? (
-                <ToolRegistryForm
-                  workspace={workspace.name}
-                  registry={registry}
-                  taken={names}
-                  onSaved={saved}
-                  onFailed={failed}
-                  onCancel={() => {
-                    setClosed(registry.name);
-                    setEditing(null);
-                  }}
-                />
-              ) : (
-                <ToolRegistryView
-                  registry={registry}
-                  allowed={allowed}
-                  focusEdit={closed === registry.name}
-                  onEdit={() => {
-                    setStatus(null);
-                    setCreating(false);
-                    setEditing(registry.name);
-                  }}
-                  onDelete={() => {
-                    setStatus(null);
-                    removal.clear();
-                    setDeleting(registry.name);
-                  }}
-                />
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete the tool registry “${deleting ?? ''}”?`}
-        confirmLabel="Delete tool registry"
-        danger
-        busy={removal.busy}
-        onConfirm={() => void remove()}
-        onCancel={() => setDeleting(null)}
-      >
-        <p>Agents can no longer call its tools.</p>
-        <ActionError error={removal.error} what={`the tool registry “${deleting ?? ''}”`} />
-      </ConfirmDialog>
-    </section>
+    <EditableList
+      kind={TOOL_REGISTRIES}
+      workspace={workspace}
+      allowed={workspace.permissions.modifyTools}
+      reloadWorkspace={reloadWorkspace}
+    />
   );
 }
 
