@@ -102,18 +102,18 @@ describe('leader election', () => {
 
   it('gives leadership up when renewal keeps failing past the deadline', async () => {
     const own = await startEmbeddedCluster();
+    let lost = 0;
+    const replica = new LeaderElector({
+      kube: own.kube,
+      namespace: NAMESPACE,
+      name: 'unreachable',
+      identity: 'replica-d',
+      leaseDurationMs: 3000,
+      renewDeadlineMs: 1000,
+      retryPeriodMs: 100,
+      onLostLeadership: () => (lost += 1),
+    });
     try {
-      let lost = 0;
-      const replica = new LeaderElector({
-        kube: own.kube,
-        namespace: NAMESPACE,
-        name: 'unreachable',
-        identity: 'replica-d',
-        leaseDurationMs: 3000,
-        renewDeadlineMs: 1000,
-        retryPeriodMs: 100,
-        onLostLeadership: () => (lost += 1),
-      });
       replica.start();
       await eventually('leading', () => (replica.isLeader ? true : undefined));
       // On a loaded machine a renewal may already have missed the 1 s deadline once (and the
@@ -124,8 +124,9 @@ describe('leader election', () => {
         lost > lostBefore && !replica.isLeader ? true : undefined,
       );
       assert.equal(replica.isLeader, false);
-      await replica.stop();
     } finally {
+      // Stopped whatever happened, so that a failure cannot leave it campaigning.
+      await replica.stop();
       await own.stop();
     }
   });
