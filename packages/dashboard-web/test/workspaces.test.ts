@@ -354,10 +354,11 @@ describe('the workspace pages', () => {
       ]);
       await switcher.selectOption('beta');
       await page.waitForURL('**/workspaces/beta');
-      await page.getByRole('heading', { level: 1, name: 'Beta' }).waitFor();
+      // Exact: while the workspace loads, the heading shows its name ("beta").
+      await page.getByRole('heading', { level: 1, name: 'Beta', exact: true }).waitFor();
       assert.equal(await switcher.inputValue(), 'beta');
       // The heading of the new page has the focus.
-      assert.equal(await page.evaluate<string>('document.activeElement.textContent'), 'Beta');
+      await page.waitForFunction("document.activeElement?.textContent === 'Beta'");
       assert.deepEqual(unexpected(), []);
 
       const viewer = await open('viewer', '/');

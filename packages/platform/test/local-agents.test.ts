@@ -217,7 +217,11 @@ describe('the local agents of the embedded cluster', () => {
     assert.equal(pod!.status?.containerStatuses?.[0]?.lastState.terminated?.exitCode, 137);
     const [after] = processesOf('phoenix');
     assert.notEqual(after?.pid, before!.pid);
-    const log = await kube.podLogs(NAMESPACE, 'phoenix-0');
+    // The new process's lines reach the log in the next batch, which may follow the Running status.
+    const log = await eventually('both processes’ lines in the log', async () => {
+      const text = await kube.podLogs(NAMESPACE, 'phoenix-0');
+      return (text.match(/MCP server listening/g)?.length ?? 0) >= 2 ? text : undefined;
+    });
     assert.equal(log.match(/MCP server listening/g)?.length, 2, log);
     await agentClient().delete('phoenix', NAMESPACE);
     await assertDies(after!.pid);
