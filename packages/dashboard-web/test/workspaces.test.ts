@@ -5,11 +5,9 @@ import {
   API_VERSION,
   CORE_KINDS,
   KINDS,
-  LABEL_AGENT,
   installCrds,
   type AgentRuntime,
   type Kube,
-  type KubeEvent,
   type KubeObject,
   type PromptPack,
   type ToolRegistry,
@@ -17,6 +15,7 @@ import {
   type WorkspaceSpec,
 } from '@paddock/kube';
 import {
+  agentPod,
   eventually,
   launchBrowser,
   pageProblems,
@@ -123,30 +122,7 @@ async function seedAlpha() {
       },
     }),
   ]);
-  const pod = await kube.resource<KubeObject>(CORE_KINDS.pod).create({
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'logger-0', namespace: 'ns-alpha', labels: { [LABEL_AGENT]: 'logger' } },
-    spec: { containers: [{ name: 'agent', image: 'paddock-sandbox:latest' }] },
-  } as KubeObject);
-  await kube.appendPodLog('ns-alpha', 'logger-0', 'starting\nready\n');
-  const now = new Date().toISOString();
-  await kube.resource<KubeEvent>(CORE_KINDS.event).create({
-    apiVersion: 'v1',
-    kind: 'Event',
-    metadata: { name: 'logger-0.started', namespace: 'ns-alpha' },
-    involvedObject: {
-      kind: 'Pod',
-      name: 'logger-0',
-      namespace: 'ns-alpha',
-      uid: pod.metadata?.uid,
-    },
-    reason: 'Started',
-    message: 'Started container agent',
-    type: 'Normal',
-    firstTimestamp: now,
-    lastTimestamp: now,
-  });
+  await agentPod(kube, 'ns-alpha', 'logger', 'starting\nready\n');
 }
 
 /** The spender workspace: a daily budget of a dollar, blocking, and an agent that spent five. */

@@ -5,16 +5,15 @@ import {
   CORE_KINDS,
   ForbiddenError,
   KINDS,
-  LABEL_AGENT,
   installCrds,
   type AgentRuntime,
   type Kube,
-  type KubeEvent,
   type KubeObject,
   type Workspace,
   type WorkspaceSpec,
 } from '@paddock/kube';
 import {
+  agentPod,
   eventually,
   startEmbeddedCluster,
   startOperator,
@@ -468,30 +467,7 @@ describe('acting in a workspace with its ServiceAccount token', () => {
       metadata: { name: 'logger', namespace: 'ns-team' },
       spec: { promptPackRef: { name: 'helper' } },
     });
-    const pods = kube.resource<KubeObject>(CORE_KINDS.pod);
-    const pod = await pods.create({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'logger-0', namespace: 'ns-team', labels: { [LABEL_AGENT]: 'logger' } },
-      spec: { containers: [{ name: 'agent', image: 'paddock-sandbox:latest' }] },
-    } as KubeObject);
-    await kube.appendPodLog('ns-team', 'logger-0', 'starting\nready\n');
-    await kube.resource<KubeEvent>(CORE_KINDS.event).create({
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name: 'logger-0.started', namespace: 'ns-team' },
-      involvedObject: {
-        kind: 'Pod',
-        name: 'logger-0',
-        namespace: 'ns-team',
-        uid: pod.metadata?.uid,
-      },
-      reason: 'Started',
-      message: 'Started container agent',
-      type: 'Normal',
-      firstTimestamp: new Date().toISOString(),
-      lastTimestamp: new Date().toISOString(),
-    });
+    await agentPod(kube, 'ns-team', 'logger', 'starting\nready\n');
 
     const logs = await reader().get('/api/workspaces/team/agents/logger/logs?tailLines=1');
     assert.equal(logs.status, 200);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Kube } from '@paddock/kube';
+import { CORE_KINDS, Kube, LABEL_AGENT, type KubeEvent, type KubeObject } from '@paddock/kube';
 import { start, type Started } from './processes.js';
 import { tempDir } from './temp.js';
 
@@ -58,4 +58,37 @@ export async function startOperator(
   });
   await operator.waitForOutput(/leading: controllers started/, 60_000);
   return operator;
+}
+
+/**
+ * A pod of an agent as its runner leaves it on the embedded cluster: labelled with the agent's
+ * name, one `agent` container, the given log text, and the Started event a kubelet records.
+ */
+export async function agentPod(
+  kube: Kube,
+  namespace: string,
+  agent: string,
+  log: string,
+): Promise<string> {
+  const name = `${agent}-0`;
+  const pod = await kube.resource<KubeObject>(CORE_KINDS.pod).create({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace, labels: { [LABEL_AGENT]: agent } },
+    spec: { containers: [{ name: 'agent', image: 'paddock-sandbox:latest' }] },
+  } as KubeObject);
+  await kube.appendPodLog(namespace, name, log);
+  const now = new Date().toISOString();
+  await kube.resource<KubeEvent>(CORE_KINDS.event).create({
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `${name}.started`, namespace },
+    involvedObject: { kind: 'Pod', name, namespace, uid: pod.metadata?.uid },
+    reason: 'Started',
+    message: 'Started container agent',
+    type: 'Normal',
+    firstTimestamp: now,
+    lastTimestamp: now,
+  });
+  return name;
 }

@@ -13,7 +13,12 @@ export { tempDir } from './temp.js';
 export { eventually, isAlive, assertDies } from './waiting.js';
 export { startPostgres, type StartedPostgres } from './postgres.js';
 export { startSmtp, type RunningSmtp, type ReceivedMail } from './smtp.js';
-export { startEmbeddedCluster, startOperator, type EmbeddedCluster } from './embedded-cluster.js';
+export {
+  agentPod,
+  startEmbeddedCluster,
+  startOperator,
+  type EmbeddedCluster,
+} from './embedded-cluster.js';
 export { launchBrowser, screenshot, pageProblems, SCREENSHOT_DIR } from './browser.js';
 export {
   startDashboard,
