@@ -16,7 +16,7 @@ import { GarbageCollector } from './controllers/garbage-collector.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
 import { WorkQueue } from './controllers/work-queue.js';
 import { checkStructural, compileSchema } from './crd/compile.js';
-import { DATA_FILES, loadSecrets } from './data-dir.js';
+import { DATA_FILES, loadSecrets, prepareDatabaseFile } from './data-dir.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { metaOf } from './objects/object-meta.js';
 import { authorize } from './rbac/authorize.js';
@@ -79,10 +79,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
     options.dataDir,
     certificateHosts(listen.host),
   );
-  const db =
-    options.dataDir === undefined
-      ? undefined
-      : openDatabase(join(options.dataDir, DATA_FILES.database));
+  const databaseFile =
+    options.dataDir === undefined ? undefined : join(options.dataDir, DATA_FILES.database);
+  if (databaseFile !== undefined) await prepareDatabaseFile(databaseFile);
+  const db = databaseFile === undefined ? undefined : openDatabase(databaseFile);
   const store = new Store({
     persistence: db ? sqlitePersistence(db) : memoryPersistence(),
     ...(options.changeLogSize ? { logSize: options.changeLogSize } : {}),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JWK } from 'jose';
 import { selfSignedCertificate, type Certificate } from './tls/self-signed-certificate.js';
@@ -18,15 +18,63 @@ export const DATA_FILES = {
   certificate: 'tls.json',
 };
 
-/** Writes a secret file readable by its owner only. */
+/** Secret files (the database, tokens, keys, kubeconfigs): the owner may read and write them. */
+export const SECRET_FILE_MODE = 0o600;
+/** The data folder: only its owner may list or enter it. */
+export const DATA_FOLDER_MODE = 0o700;
+
+/** What SQLite writes beside the database while it is open: the write-ahead log and its index. */
+const DATABASE_COMPANIONS = ['-wal', '-shm', '-journal'];
+
+/**
+ * Writes a secret file readable by its owner only, whole or not at all: the content goes to a new
+ * file created with mode 0600 (so there is no moment when it is readable by others, even when an
+ * older file was), which then replaces the old one.
+ */
 export async function writeSecretFile(file: string, content: string): Promise<void> {
-  await writeFile(file, content, { mode: 0o600 });
-  // The mode above only applies to a new file.
-  await chmod(file, 0o600);
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, content, { mode: SECRET_FILE_MODE, flag: 'wx' });
+    // The mode given at creation is narrowed by the umask, never widened; this makes it exact.
+    await chmod(temporary, SECRET_FILE_MODE);
+    await rename(temporary, file);
+  } catch (err) {
+    await rm(temporary, { force: true });
+    throw err;
+  }
 }
 
-async function readIfExists(file: string): Promise<string | undefined> {
+/** Creates the data folder 0700, and makes an existing one 0700: it holds every secret. */
+export async function preparePrivateFolder(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: DATA_FOLDER_MODE });
+  await chmod(dir, DATA_FOLDER_MODE);
+}
+
+/**
+ * Makes the database file exist with mode 0600 before SQLite opens it (SQLite would create it 0644,
+ * and creates its -wal and -shm files with the database's mode), and takes back 0600 for files an
+ * earlier run left more open.
+ */
+export async function prepareDatabaseFile(file: string): Promise<void> {
+  const handle = await open(file, 'a', SECRET_FILE_MODE);
   try {
+    await handle.chmod(SECRET_FILE_MODE);
+  } finally {
+    await handle.close();
+  }
+  for (const suffix of DATABASE_COMPANIONS) {
+    try {
+      await chmod(`${file}${suffix}`, SECRET_FILE_MODE);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+}
+
+/** A secret file's content, made the owner's only (an earlier version may have left it open). */
+async function readSecretFile(file: string): Promise<string | undefined> {
+  try {
+    await chmod(file, SECRET_FILE_MODE);
     return await readFile(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
@@ -59,15 +107,15 @@ export async function loadSecrets(
       certificate: selfSignedCertificate(hosts),
     };
   }
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await preparePrivateFolder(dir);
   const tokenFile = join(dir, DATA_FILES.adminToken);
-  let adminToken = (await readIfExists(tokenFile))?.trim();
+  let adminToken = (await readSecretFile(tokenFile))?.trim();
   if (!adminToken) {
     adminToken = newAdminToken();
     await writeSecretFile(tokenFile, `${adminToken}\n`);
   }
   const keyFile = join(dir, DATA_FILES.signingKey);
-  const stored = await readIfExists(keyFile);
+  const stored = await readSecretFile(keyFile);
   let signingKey: SigningKey;
   if (stored) {
     signingKey = await signingKeyFromJwk(JSON.parse(stored) as JWK);
@@ -76,7 +124,7 @@ export async function loadSecrets(
     await writeSecretFile(keyFile, `${JSON.stringify(await signingKeyToJwk(signingKey))}\n`);
   }
   const certificateFile = join(dir, DATA_FILES.certificate);
-  const storedCertificate = await readIfExists(certificateFile);
+  const storedCertificate = await readSecretFile(certificateFile);
   let certificate = storedCertificate ? (JSON.parse(storedCertificate) as Certificate) : undefined;
   if (!certificate || hosts.some((h) => !certificate!.hosts.includes(h))) {
     certificate = selfSignedCertificate(hosts);

@@ -1,6 +1,7 @@
 import type { FieldError, KubeObject } from '../contracts.js';
 import { isRecord, metaOf } from '../objects/object-meta.js';
 import { crdSpecOf } from '../registry/crd-kinds.js';
+import { rbacStrategies } from './rbac-validation.js';
 
 /** What differs between kinds when objects are created and updated (Kubernetes' REST strategies). */
 export interface KindStrategy {
@@ -234,5 +235,6 @@ export function kindStrategies(options: {
     secrets,
     resourcequotas: resourceQuotas,
     'customresourcedefinitions.apiextensions.k8s.io': crdStrategy(options.checkStructural),
+    ...rbacStrategies,
   };
 }

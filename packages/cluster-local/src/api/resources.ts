@@ -37,6 +37,8 @@ export const PATCH_TYPES: Record<string, PatchType> = {
 export interface ListOptions {
   labelSelector?: string;
   fieldSelector?: string;
+  /** The one name the request was authorized for (RBAC resourceNames): nothing else is listed. */
+  authorizedName?: string;
   limit?: number;
   continue?: string;
 }
@@ -116,7 +118,12 @@ export class Resources {
   }
 
   list(type: ResourceType, namespace: string | undefined, options: ListOptions = {}): ListResult {
-    const matches = objectMatcher(type, options.labelSelector, options.fieldSelector);
+    const matches = objectMatcher(
+      type,
+      options.labelSelector,
+      options.fieldSelector,
+      options.authorizedName,
+    );
     let listVersion = this.store.resourceVersion;
     let start = '';
     if (options.continue) {

@@ -8,13 +8,15 @@ import { matchesLabels, parseLabelSelector, SelectorError } from './label-select
 export type ObjectMatcher = (object: KubeObject) => boolean;
 
 /**
- * The test a list or watch applies to stored objects: its label and field selectors. Selectors that
- * do not parse, or name a field the kind does not support, are 400 BadRequest.
+ * The test a list or watch applies to stored objects: its label and field selectors, and the one
+ * name it was authorized for when RBAC allowed it by resourceNames. Selectors that do not parse, or
+ * name a field the kind does not support, are 400 BadRequest.
  */
 export function objectMatcher(
   type: ResourceType,
   labelSelector: string | undefined,
   fieldSelector: string | undefined,
+  authorizedName?: string,
 ): ObjectMatcher {
   try {
     const labels = parseLabelSelector(labelSelector ?? '');
@@ -28,9 +30,14 @@ export function objectMatcher(
           : `field label not supported: ${field}`,
       );
     }
-    if (labels.length === 0 && fields.length === 0) return () => true;
+    if (labels.length === 0 && fields.length === 0 && authorizedName === undefined) {
+      return () => true;
+    }
     return (object) => {
       const meta = metaOf(object);
+      // The selector already requires this name; checked again so that the answer can never hold
+      // an object the authorization did not name, whatever the selector says.
+      if (authorizedName !== undefined && meta.name !== authorizedName) return false;
       if (!matchesLabels(labels, meta.labels)) return false;
       return matchesFields(fields, (field) => {
         if (field === 'metadata.name') return meta.name;

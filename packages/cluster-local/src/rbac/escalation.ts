@@ -4,6 +4,7 @@ import { compactRules, compactString, uncoveredRules } from './covers.js';
 import { aggregateMessage, goQuote, goQuoteList } from './go-format.js';
 import type { PolicyRule, RoleRef } from './policy-rule.js';
 import {
+  isRbacRoleRef,
   RBAC_GROUP,
   roleRefError,
   roleRulesResolver,
@@ -92,14 +93,21 @@ export function mayBind(
 ): BindDecision {
   if (isPrivileged(user)) return PRIVILEGED;
   const namespace = bindingNamespace ?? '';
-  const resource =
-    roleRef.kind === 'Role' ? 'roles' : roleRef.kind === 'ClusterRole' ? 'clusterroles' : undefined;
+  // `bind` is a permission on roles of the RBAC group: one on another group's resources never
+  // stands in for it, whatever group the roleRef claims.
+  const resource = !isRbacRoleRef(roleRef)
+    ? undefined
+    : roleRef.kind === 'Role'
+      ? 'roles'
+      : roleRef.kind === 'ClusterRole'
+        ? 'clusterroles'
+        : undefined;
   if (resource !== undefined) {
     const bind = authorize(
       user,
       {
         verb: 'bind',
-        apiGroup: roleRef.apiGroup,
+        apiGroup: RBAC_GROUP,
         resource,
         namespace: namespace || undefined,
         name: roleRef.name,

@@ -117,8 +117,19 @@ function describeBinding(
   return `${kind} ${goQuote(bindingName)} of ${roleRef.kind} ${goQuote(roleRef.name)} to ${subject.kind} ${goQuote(subjectName)}`;
 }
 
+/**
+ * Whether a roleRef names a role of the RBAC group: the only group Kubernetes accepts there (an
+ * empty group is what bindings read before defaulting, and defaults to it).
+ */
+export function isRbacRoleRef(roleRef: RoleRef): boolean {
+  return roleRef.apiGroup === RBAC_GROUP || roleRef.apiGroup === '';
+}
+
 /** The error Kubernetes reports for a roleRef it cannot resolve. */
 export function roleRefError(roleRef: RoleRef | undefined, style: NotFoundStyle): string {
+  if (roleRef && !isRbacRoleRef(roleRef)) {
+    return `unsupported role reference API group: ${goQuote(roleRef.apiGroup)}`;
+  }
   if (!roleRef || (roleRef.kind !== 'Role' && roleRef.kind !== 'ClusterRole')) {
     return `unsupported role reference kind: ${goQuote(roleRef?.kind ?? '')}`;
   }
@@ -166,6 +177,8 @@ export function roleRulesResolver(rbac: RbacSource): RoleRulesResolver {
     return rules;
   };
   return (roleRef, bindingNamespace) => {
+    // Validation admits no other group; a binding stored without that check grants nothing.
+    if (!isRbacRoleRef(roleRef)) return undefined;
     if (roleRef.kind === 'ClusterRole') {
       const role = clusterRoles().get(roleRef.name);
       return role && rulesOfClusterRole(role, new Set());

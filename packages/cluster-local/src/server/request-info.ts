@@ -1,3 +1,6 @@
+import { parseFieldSelector, requiredFieldValue } from '../query/field-selector.js';
+import { SelectorError } from '../query/label-selector.js';
+
 /** What a request is about, as Kubernetes' RequestInfoFactory reads it from the method and path. */
 export type RequestInfo =
   | { isResource: false; path: string; verb: string }
@@ -71,10 +74,7 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
     verb = watch === 'true' || watch === '1' ? 'watch' : 'list';
   }
   if (name === '' && (verb === 'list' || verb === 'watch')) {
-    for (const term of (query.get('fieldSelector') ?? '').split(',')) {
-      const exact = /^metadata\.name==?(.+)$/.exec(term.trim());
-      if (exact && !/[/%]/.test(exact[1]!)) name = exact[1]!;
-    }
+    name = selectedName(query.get('fieldSelector') ?? '');
   }
   if (name === '' && verb === 'delete') verb = 'deletecollection';
   return {
@@ -89,4 +89,23 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
     subresource,
     verb,
   };
+}
+
+/**
+ * The one name a list or watch is narrowed to, as Kubernetes' RequestInfoFactory reads it: the value
+ * a `metadata.name=` term of the field selector requires, parsed by the same parser the store
+ * filters with, so RBAC's resourceNames see exactly what the answer can hold. '' when there is none,
+ * when it is not a valid path segment, or when the selector does not parse (the request is then
+ * authorized as a list of everything, and answered 400 if allowed).
+ */
+function selectedName(fieldSelector: string): string {
+  let name: string | undefined;
+  try {
+    name = requiredFieldValue(parseFieldSelector(fieldSelector), 'metadata.name');
+  } catch (err) {
+    if (err instanceof SelectorError) return '';
+    throw err;
+  }
+  if (name === undefined || name === '.' || name === '..' || /[/%]/.test(name)) return '';
+  return name;
 }

@@ -11,6 +11,7 @@ import type { KubeObject, UserInfo } from '../contracts.js';
 import { isRecord, metaOf } from '../objects/object-meta.js';
 import { jsonPatch } from '../patch/json-patch.js';
 import { mergePatch } from '../patch/merge-patch.js';
+import { escapeFieldValue } from '../query/field-selector.js';
 import { objectMatcher } from '../query/object-matcher.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 import { tableVersion, toTable, type IncludeObject } from '../table/table.js';
@@ -69,12 +70,21 @@ export async function handleResource(
     case 'GET':
     case 'HEAD': {
       if (name === '') {
-        if (info.verb === 'watch') return watch(req, res, type, ns || undefined, query, deps);
-        return list(req, res, type, ns || undefined, query, deps);
+        // info.name is the name the field selector narrowed the list to, as RBAC saw it.
+        const scope = { namespace: ns || undefined, authorizedName: info.name || undefined };
+        if (info.verb === 'watch') return watch(req, res, type, scope, query, deps);
+        return list(req, res, type, scope, query, deps);
       }
       if (query.get('watch') === 'true' || query.get('watch') === '1') {
-        query.set('fieldSelector', `metadata.name=${name}`);
-        return watch(req, res, type, ns || undefined, query, deps);
+        query.set('fieldSelector', `metadata.name=${escapeFieldValue(name)}`);
+        return watch(
+          req,
+          res,
+          type,
+          { namespace: ns || undefined, authorizedName: name },
+          query,
+          deps,
+        );
       }
       if (subresource === 'log') {
         return readPodLog(
@@ -259,15 +269,24 @@ function sendObject(
   );
 }
 
+/** Where a list or watch looks: a namespace (all when undefined), and the one name RBAC allowed. */
+interface ListScope {
+  namespace: string | undefined;
+  authorizedName: string | undefined;
+}
+
 function list(
   req: IncomingMessage,
   res: ServerResponse,
   type: ResourceType,
-  namespace: string | undefined,
+  { namespace, authorizedName }: ListScope,
   query: URLSearchParams,
   deps: ServerDeps,
 ): void {
-  const result = deps.resources.list(type, namespace, listOptions(query));
+  const result = deps.resources.list(type, namespace, {
+    ...listOptions(query),
+    ...(authorizedName !== undefined ? { authorizedName } : {}),
+  });
   const version = tableVersion(req.headers.accept);
   if (version) {
     return sendJson(
@@ -303,7 +322,7 @@ function watch(
   req: IncomingMessage,
   res: ServerResponse,
   type: ResourceType,
-  namespace: string | undefined,
+  { namespace, authorizedName }: ListScope,
   query: URLSearchParams,
   deps: ServerDeps,
 ): void {
@@ -311,6 +330,7 @@ function watch(
     type,
     query.get('labelSelector') ?? undefined,
     query.get('fieldSelector') ?? undefined,
+    authorizedName,
   );
   const table = tableVersion(req.headers.accept);
   const includeObject = includeObjectOf(query);
