@@ -15,7 +15,8 @@ export default defineConfig({
     modulePreload: { polyfill: false },
   },
   server: {
-    // `npx vite` against a dashboard on :3000 during UI work.
+    // `npx vite` against a dashboard on :3000 during UI work; start that dashboard with
+    // SVC_BASE_URL=http://localhost:5173, the name the browser uses, or it refuses the requests (421).
     proxy: { '/api': 'http://127.0.0.1:3000' },
   },
 });

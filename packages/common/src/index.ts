@@ -20,7 +20,21 @@ export {
 export { HttpError, httpErrors, toEnvelope, type ErrorEnvelope } from './errors.js';
 export { Health, type ReadinessCheck } from './health.js';
 export { createHttpApp, listen, DEFAULT_BODY_LIMIT, type HttpAppOptions } from './http.js';
-export { Shutdown, DEFAULT_GRACE_MS, type ShutdownStep, type ShutdownOptions } from './shutdown.js';
+export {
+  safeReturnPath,
+  DEFAULT_RETURN_PATH,
+  MAX_RETURN_PATH_CHARS,
+  MAX_RETURN_PATH_DECODES,
+} from './return-path.js';
+export {
+  Shutdown,
+  DEFAULT_GRACE_MS,
+  FORCE_RESERVE_MS,
+  forceMoment,
+  type ShutdownStep,
+  type ShutdownOptions,
+  type StopBudget,
+} from './shutdown.js';
 export { runMain, UsageError, onlyOption, packageInfo, type PackageInfo } from './cli.js';
 export { mailEnv, mailerFrom, smtpMailer, logMailer, type Mail, type Mailer } from './mail.js';
 export type {

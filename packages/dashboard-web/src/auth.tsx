@@ -7,6 +7,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
+import { safeReturnPath } from '@paddock/common/return-path';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { api, ApiError, UNAUTHORIZED_EVENT } from './api';
 import type { AuthConfig, User } from './types';
@@ -44,17 +45,12 @@ export function currentPath(location: { pathname: string; search: string; hash: 
   return `${location.pathname}${location.search}${location.hash}`;
 }
 
-/** Where to go after signing in: a path of this site only, never another origin. */
+/**
+ * Where to go after signing in: a path of this site only, never another origin. The dashboard's
+ * server makes the same decision with the same function.
+ */
 export function safeReturnTo(value: string | null): string {
-  if (
-    value === null ||
-    !value.startsWith('/') ||
-    value.startsWith('//') ||
-    value.startsWith('/\\')
-  ) {
-    return '/';
-  }
-  return value;
+  return safeReturnPath(value);
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {

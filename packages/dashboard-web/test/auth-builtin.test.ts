@@ -148,7 +148,7 @@ describe('built-in accounts in the browser', () => {
     assert.equal(await panel.isVisible(), false);
 
     await menuButton.click();
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     // At sign-in (with or without a returnTo: auth.tsx's signOut() races RequireAuth for it).
     await page.waitForURL((url) => url.pathname === '/login');
     await page.getByRole('heading', { name: 'Sign in to Paddock' }).waitFor();
@@ -261,6 +261,32 @@ describe('built-in accounts in the browser', () => {
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     assert.deepEqual(problems(), []);
     await context.close();
+  });
+
+  it('signs out everywhere from the user menu: the other browser’s session ends too', async () => {
+    const link = await signUpByApi('lin', 'lin password 1');
+    const confirm = await new Client(base).post('/api/auth/builtin/verify-email', {
+      token: new URL(link).searchParams.get('token'),
+    });
+    assert.equal(confirm.status, 200);
+    const laptop = await openPage();
+    const phone = await openPage();
+    for (const { page } of [laptop, phone]) {
+      await page.goto(`${base}/login?returnTo=%2Fsettings%2Fapi-keys`);
+      await signInWithPassword(page, 'lin', 'lin password 1');
+      await waitForPath(page, '/settings/api-keys');
+    }
+
+    await laptop.page.getByRole('button', { name: 'lin' }).click();
+    await screenshot(laptop.page, 'user-menu-sign-out-everywhere');
+    await laptop.page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await laptop.page.waitForURL((url) => url.pathname === '/login');
+    await phone.page.goto(`${base}/settings/api-keys`);
+    await waitForPath(phone.page, '/login?returnTo=%2Fsettings%2Fapi-keys');
+    for (const { context, problems } of [laptop, phone]) {
+      assert.deepEqual(problems(), []);
+      await context.close();
+    }
   });
 
   it('lets the initial admin change a user’s role and disable them', async () => {

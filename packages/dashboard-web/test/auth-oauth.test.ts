@@ -81,7 +81,7 @@ describe('OAuth sign-in in the browser, against a real OpenID provider', () => {
     await screenshot(page, 'user-menu-oauth');
 
     // Signing out ends the provider's session too, at its own page, which sends the browser back.
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL((url) => url.origin === op.issuer);
     await page.getByRole('button', { name: 'Yes, sign me out' }).click();
     await page.waitForURL((url) => url.origin === base && url.pathname === '/login');

@@ -3,6 +3,7 @@ import { apiKeySigningKey } from './auth/apikeys/format.js';
 import { ApiKeys } from './auth/apikeys/service.js';
 import { Authenticator, type VerifiedProfile } from './auth/authenticator.js';
 import { ExternalUsers } from './auth/external-users.js';
+import { SessionRevocations } from './auth/session-revocation.js';
 import { trustedPeers } from './auth/proxy.js';
 import { Accounts } from './builtin/accounts.js';
 import { publicOrigin, type DashboardConfig } from './config.js';
@@ -29,6 +30,7 @@ function profileOf(profile: OAuthProfile): VerifiedProfile {
     subject: profile.subject,
     username: profile.username,
     email: profile.email ?? null,
+    emailVerified: profile.emailVerified === true,
     displayName: profile.displayName ?? null,
     groups: profile.groups,
   };
@@ -59,6 +61,7 @@ export function dashboardContext(config: DashboardConfig, parts: DashboardParts)
     },
   );
   const externalUsers = new ExternalUsers(store);
+  const sessionRevocations = new SessionRevocations(store);
   const accounts =
     config.SVC_AUTH_MODE === 'builtin' && mailer !== undefined
       ? new Accounts(
@@ -85,6 +88,7 @@ export function dashboardContext(config: DashboardConfig, parts: DashboardParts)
     store,
     apiKeys,
     sessions,
+    sessionRevocations,
     externalUsers,
     ...(oauth
       ? { verifyBearer: async (jwt: string) => profileOf(await oauth.verifyBearer(jwt)) }
@@ -110,6 +114,7 @@ export function dashboardContext(config: DashboardConfig, parts: DashboardParts)
     store,
     mapping,
     sessions,
+    sessionRevocations,
     authenticator,
     apiKeys,
     externalUsers,

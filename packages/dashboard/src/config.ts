@@ -77,6 +77,12 @@ export const dashboardEnv = {
   SVC_BUILTIN_MIN_PASSWORD_LENGTH: env.integer(8, { min: 1, max: 1024 }),
   SVC_BUILTIN_MAX_FAILED_ATTEMPTS: env.integer(5, { min: 1 }),
   SVC_BUILTIN_LOCKOUT_DURATION: env.integer(900, { min: 1 }),
+  /**
+   * Requests a minute one client address may make to each unauthenticated endpoint that costs
+   * work (sign-in, sign-up, forgot and reset password, e-mail verification), after a burst of as
+   * many. Raise it when many people share one address (a NAT without trusted-proxy headers).
+   */
+  SVC_BUILTIN_SOURCE_RATE_LIMIT: env.integer(10, { min: 1, max: 100_000 }),
   SVC_BUILTIN_RESET_TOKEN_EXPIRATION: env.integer(3600, { min: 60 }),
   SVC_BUILTIN_VERIFICATION_TOKEN_EXPIRATION: env.integer(86_400, { min: 60 }),
   SVC_BUILTIN_ADMIN_USERNAME: env.string('admin'),

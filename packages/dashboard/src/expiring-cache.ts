@@ -1,6 +1,8 @@
 /**
  * A bounded map whose entries expire: for answers that are expensive to recompute on every request
- * and may be a little stale. When full, the oldest entry goes.
+ * and may be a little stale. When full, the oldest entry goes. An entry's expiry is fixed when it
+ * is set; reading never extends it. Set an entry only with a value just read from its source, never
+ * again on a cache hit: that would slide the expiry and the staleness bound with it.
  */
 export class ExpiringCache<K, V> {
   private readonly entries = new Map<K, { value: V; expires: number }>();

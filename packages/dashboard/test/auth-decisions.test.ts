@@ -225,12 +225,16 @@ describe('proxy identity', () => {
   it('reads the user, e-mail, display name and comma-separated groups', () => {
     assert.deepEqual(
       proxyProfile(
-        {
-          'x-forwarded-user': 'alice',
-          'x-forwarded-email': 'Alice@Example.com',
-          'x-forwarded-groups': ' dev, ops ,,dev',
-          'x-forwarded-preferred-username': 'Alice A.',
-        },
+        [
+          'X-Forwarded-User',
+          'alice',
+          'X-Forwarded-Email',
+          'Alice@Example.com',
+          'x-forwarded-groups',
+          ' dev, ops ,,dev',
+          'X-Forwarded-Preferred-Username',
+          'Alice A.',
+        ],
         names,
       ),
       {
@@ -240,8 +244,8 @@ describe('proxy identity', () => {
         groups: ['dev', 'ops'],
       },
     );
-    assert.equal(proxyProfile({ 'x-forwarded-email': 'a@b.c' }, names), undefined);
-    assert.equal(proxyProfile({ 'x-forwarded-user': '   ' }, names), undefined);
+    assert.equal(proxyProfile(['X-Forwarded-Email', 'a@b.c'], names), undefined);
+    assert.equal(proxyProfile(['X-Forwarded-User', '   '], names), undefined);
   });
 
   it('bounds the groups it takes', () => {

@@ -85,7 +85,7 @@ describe('builtin mode: sign-in', () => {
     assert.equal(errorOf(injected), 'invalid_credentials');
   });
 
-  it('locks an account after the failed attempts, ends its sessions, and lets it in again after the lockout', async () => {
+  it('locks the account for the failing address after the failed attempts, keeps its sessions, and lets it in again after the lockout', async () => {
     const owner = await newAccount('locky');
     const attacker = new Client(dashboard.base);
     for (let i = 0; i < MAX_ATTEMPTS - 1; i++) {
@@ -99,7 +99,7 @@ describe('builtin mode: sign-in', () => {
       'account_locked',
       'even the right password is refused while locked',
     );
-    assert.equal((await owner.get('/api/auth/me')).status, 401, 'the lockout ended the session');
+    assert.equal((await owner.get('/api/auth/me')).status, 200, 'a lockout ends no session');
     await sleep(LOCKOUT_SECONDS * 1000 + 100);
     assert.equal((await login(attacker, 'locky', 'a-good-password')).status, 200);
   });

@@ -105,6 +105,7 @@ describe('OAuth client against a real OpenID provider', () => {
       subject: 'alice',
       username: 'alice',
       email: 'alice@example.test',
+      emailVerified: true,
       displayName: 'Alice Liddell',
       groups: ['ops', 'dev'],
     });
@@ -426,6 +427,7 @@ describe('OAuth client for GitHub', () => {
       subject: '4242',
       username: 'octocat',
       email: 'mona@example.test',
+      emailVerified: true,
       displayName: 'Mona Octocat',
       groups: [],
     });
@@ -618,9 +620,28 @@ describe('claim mapping', () => {
       subject: 'u-1',
       username: 'jdoe',
       email: 'jdoe@example.test',
+      emailVerified: false,
       displayName: 'J. Doe',
       groups: ['editors'],
     });
+  });
+
+  it('reads the e-mail as verified only when email_verified is the boolean true', () => {
+    const names = { username: 'u', email: 'e', displayName: 'd', groups: 'g' };
+    const cases: Array<[unknown, boolean]> = [
+      [true, true],
+      [false, false],
+      ['true', false],
+      [1, false],
+      [undefined, false],
+    ];
+    for (const [claim, verified] of cases) {
+      const profile = profileFromClaims(
+        { sub: 's', u: 'n', e: 'a@x.test', email_verified: claim },
+        names,
+      );
+      assert.equal(profile.emailVerified, verified, String(claim));
+    }
   });
 
   it('requires a subject and a username or e-mail', () => {

@@ -217,7 +217,12 @@ describe('oauth mode: callback failures', () => {
     const client = newClient();
     const url = await op.signIn(await startLogin(client), 'alice');
     url.searchParams.set('state', 'tampered-state-value-0123456789');
-    await assertFailed(client, await callback(client, url), 'invalid_state');
+    // Refused without touching the session: the sign-in in progress stays, nobody is signed in.
+    const answer = await callback(client, url);
+    assert.equal(answer.status, 302);
+    assert.equal(locationOf(answer), '/login?error=invalid_state');
+    assert.deepEqual(answer.cookies, []);
+    assert.equal((await me(client)).status, 401);
   });
 
   it('refuses a callback without an authorization code (no_code)', async () => {
@@ -404,5 +409,35 @@ describe('oauth mode: response headers', () => {
     const unauthorized = await me(newClient());
     assert.equal(unauthorized.status, 401);
     assertSecurityHeaders(unauthorized);
+  });
+});
+
+describe('oauth mode: revoking sessions', () => {
+  /** A client that sends the cookies another client holds: a copied cookie. */
+  const copyOf = (client: Client) => {
+    const copy = newClient();
+    for (const [name, value] of client.jar) copy.jar.set(name, value);
+    return copy;
+  };
+
+  it('makes a copied session cookie useless after logout, leaving other sessions alone', async () => {
+    const client = await signedIn('alice');
+    const other = await signedIn('alice');
+    const copy = copyOf(client);
+    assert.equal((await me(copy)).status, 200);
+    assert.equal((await client.post('/api/auth/logout')).status, 200);
+    assert.equal((await me(copy)).status, 401);
+    assert.equal((await copy.post('/api/settings/api-keys', { name: 'stolen' })).status, 401);
+    assert.equal((await me(other)).status, 200);
+  });
+
+  it('signs out everywhere: every session of the user ends', async () => {
+    const first = await signedIn('alice');
+    const second = await signedIn('alice');
+    const answer = await first.post('/api/auth/logout-everywhere');
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    await assertNoSession(first);
+    assert.equal((await me(second)).status, 401);
+    assert.equal((await me(await signedIn('alice'))).status, 200, 'a new sign-in works');
   });
 });

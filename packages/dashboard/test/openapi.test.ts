@@ -42,6 +42,9 @@ const MODE_ENV: Record<AuthMode, Record<string, string>> = {
   builtin: {},
 };
 
+/** The Host each mode's app answers to: SVC_BASE_URL's host, else the default listen address. */
+const hostOf = (mode: AuthMode) => (mode === 'oauth' ? 'dashboard.example' : '127.0.0.1:3000');
+
 const notHere = () => Promise.reject(new Error('no OAuth provider in this test'));
 
 /** The OAuth client of oauth mode, for an app whose OAuth routes are listed but never followed. */
@@ -212,11 +215,15 @@ describe('the OpenAPI description and the routes the app registers', () => {
         ['/api/openapi.json', 'application/json; charset=utf-8'],
         ['/api/openapi.yaml', 'application/yaml; charset=utf-8'],
       ] as const) {
-        const res = await app.inject({ method: 'GET', url: path });
+        const res = await app.inject({ method: 'GET', url: path, headers: { host: hostOf(mode) } });
         assert.equal(res.statusCode, 200, `${mode} ${path}`);
         assert.equal(res.headers['content-type'], type, `${mode} ${path}`);
       }
-      const me = await app.inject({ method: 'GET', url: '/api/auth/me' });
+      const me = await app.inject({
+        method: 'GET',
+        url: '/api/auth/me',
+        headers: { host: hostOf(mode) },
+      });
       assert.equal(me.statusCode, mode === 'anonymous' ? 200 : 401, mode);
     }
   });
@@ -387,6 +394,14 @@ describe('the description served by the compiled dashboard', () => {
         signedIn.status === 404 &&
         ((signedIn.body as { message?: string }).message ?? '').startsWith('no route for');
       assert.equal(noRoute, !existsIn(op, 'builtin'), what(signedIn));
+      // Signing out everywhere ended the session the rest of the loop uses: sign in again.
+      if (op.operationId === 'logoutEverywhere') {
+        const again = await admin.post('/api/auth/builtin/login', {
+          username: 'admin',
+          password: ADMIN_PASSWORD,
+        });
+        assert.equal(again.status, 200);
+      }
     }
   });
 });

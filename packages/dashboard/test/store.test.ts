@@ -500,6 +500,99 @@ for (const backend of BACKENDS) {
       assert.equal(await store.loginFailures.lockedUntil(key, 1000), 1500);
     });
 
+    it('records revoked sessions until they would have expired, seen from another connection', async () => {
+      const user = await store.users.create({ provider: 'builtin', username: 'logs-out' });
+      await store.revokedSessions.revoke('sid-1', user.id, 5_000, 1_000);
+      await store.revokedSessions.revoke('sid-1', user.id, 5_000, 1_000);
+      assert.equal(await other.revokedSessions.isRevoked('sid-1'), true);
+      assert.equal(await other.revokedSessions.isRevoked('sid-2'), false);
+      // A later revocation prunes the rows of sessions that have expired since.
+      await store.revokedSessions.revoke('sid-2', user.id, 9_000, 6_000);
+      assert.equal(await other.revokedSessions.isRevoked('sid-1'), false);
+      assert.equal(await other.revokedSessions.isRevoked('sid-2'), true);
+    });
+
+    it('stamps when a provider last vouched for an external user’s groups, and whether for its e-mail', async () => {
+      const profile = { username: 'gina', email: 'gina@example.org', displayName: null };
+      const seen = await store.users.upsertExternal(
+        'oauth',
+        'sub-gina',
+        { ...profile, groups: ['a'] },
+        1_000,
+      );
+      assert.equal(seen.groupsSeenAt, 1_000);
+      assert.equal(seen.emailVerified, false);
+      const again = await other.users.upsertExternal(
+        'oauth',
+        'sub-gina',
+        { ...profile, groups: ['a'], emailVerified: true },
+        2_000,
+      );
+      assert.equal(again.groupsSeenAt, 2_000);
+      assert.equal(again.emailVerified, true);
+      const builtin = await store.users.create({ provider: 'builtin', username: 'gina' });
+      assert.equal(builtin.groupsSeenAt, null);
+    });
+
+    it('doubles each lock in a row up to the maximum, forgets them after a quiet spell', async () => {
+      const key = 'user:backoff|src:203.0.113.9';
+      const backoff = { maxLockoutMs: 350, memoryMs: 10_000 };
+      const lock = async (at: number) => {
+        assert.equal(await store.loginFailures.recordFailure(key, at, 2, 100, backoff), null);
+        return store.loginFailures.recordFailure(key, at, 2, 100, backoff);
+      };
+      assert.equal(await lock(1_000), 1_100);
+      assert.equal(await lock(2_000), 2_200);
+      assert.equal(await lock(3_000), 3_350, 'capped at the maximum');
+      assert.equal(await lock(4_000), 4_350);
+      assert.equal(await lock(20_000), 20_100, 'forgotten after memoryMs without a failure');
+    });
+
+    it('forgets every count of an account at once, and nothing of other accounts', async () => {
+      for (const key of [
+        'user:a_1',
+        'attack:user:a_1',
+        'user:a_1|src:1.2.3.4',
+        'user:a_10|src:1.2.3.4',
+        'user:ab1|src:x',
+      ]) {
+        await store.loginFailures.recordFailure(key, 1_000, 1, 10_000);
+      }
+      await store.loginFailures.resetAccount('user:a_1');
+      const locked = async (key: string) =>
+        (await store.loginFailures.lockedUntil(key, 1_000)) !== null;
+      assert.deepEqual(
+        await Promise.all(['user:a_1', 'attack:user:a_1', 'user:a_1|src:1.2.3.4'].map(locked)),
+        [false, false, false],
+      );
+      assert.deepEqual(await Promise.all(['user:a_10|src:1.2.3.4', 'user:ab1|src:x'].map(locked)), [
+        true,
+        true,
+      ]);
+    });
+
+    it('tells when the newest usable token of a user was issued', async () => {
+      const user = await store.users.create({ provider: 'builtin', username: 'mailed' });
+      assert.equal(await store.tokens.newestUsable('reset', user.id, 1_000), null);
+      await store.tokens.create({
+        purpose: 'reset',
+        hash: 'h-1',
+        userId: user.id,
+        createdAt: 1_000,
+        expiresAt: 5_000,
+      });
+      await store.tokens.create({
+        purpose: 'reset',
+        hash: 'h-2',
+        userId: user.id,
+        createdAt: 2_000,
+        expiresAt: 3_000,
+      });
+      assert.equal(await store.tokens.newestUsable('reset', user.id, 2_500), 2_000);
+      assert.equal(await store.tokens.newestUsable('reset', user.id, 3_000), 1_000, 'h-2 expired');
+      assert.equal(await store.tokens.newestUsable('verify', user.id, 2_500), null);
+    });
+
     it('keeps its data when reopened, without running the migrations again', async () => {
       const first = await openStore(options);
       const kept = await first.users.create({ provider: 'builtin', username: 'persistent' });

@@ -37,6 +37,8 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
       SVC_SESSION_SECRET: SESSION_SECRET,
       SVC_BUILTIN_SQLITE_PATH: join(dir.path, 'users.db'),
       SVC_BUILTIN_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      // Every test client shares 127.0.0.1: suites about rate limits set their own.
+      SVC_BUILTIN_SOURCE_RATE_LIMIT: '10000',
       ...env,
     },
   });

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { api } from '../api';
 import { useAuth } from '../auth';
 import type { AuthConfig, User } from '../types';
 import { providerName } from '../pages/auth/messages';
@@ -31,9 +32,12 @@ function signedInWith(user: User, config: AuthConfig): string {
   }
 }
 
+/** Ends every session of the user, on every device; the user's API keys stay valid. */
+const LOGOUT_EVERYWHERE_PATH = '/api/auth/logout-everywhere';
+
 /**
  * The header's account button: a disclosure that opens the user's name, email, role and provider,
- * links to their API keys, and sign-out. Escape (or a click or focus elsewhere) closes it; Escape
+ * links to their API keys, sign-out and sign-out everywhere. Escape (or a click or focus elsewhere) closes it; Escape
  * brings the focus back to the button.
  */
 export function UserMenu() {
@@ -84,10 +88,11 @@ export function UserMenu() {
   const showUsers = user.role === 'admin' && config.mode === 'builtin';
 
   const close = () => setOpen(false);
-  const doSignOut = async () => {
+  const doSignOut = async (everywhere: boolean) => {
     setSigningOut(true);
     setFailure(null);
     try {
+      if (everywhere) await api(LOGOUT_EVERYWHERE_PATH, { method: 'POST', quiet401: true });
       await signOut();
     } catch (err) {
       setFailure(
@@ -176,14 +181,25 @@ export function UserMenu() {
           </p>
         )}
         {canSignOut && (
-          <button
-            type="button"
-            className="button user-menu-signout"
-            disabled={signingOut}
-            onClick={() => void doSignOut()}
-          >
-            {signingOut ? 'Signing out…' : 'Sign out'}
-          </button>
+          <div className="user-menu-signout">
+            <button
+              type="button"
+              className="button"
+              disabled={signingOut}
+              onClick={() => void doSignOut(false)}
+            >
+              {signingOut ? 'Signing out…' : 'Sign out'}
+            </button>
+            <button
+              type="button"
+              className="button"
+              disabled={signingOut}
+              title="Ends your sessions in every browser and device. Your API keys keep working."
+              onClick={() => void doSignOut(true)}
+            >
+              Sign out everywhere
+            </button>
+          </div>
         )}
       </div>
     </div>

@@ -4,10 +4,12 @@ import { apiError } from '../http/errors.js';
 import type { SessionCookies } from '../http/session-cookies.js';
 import type { ExternalProfile, Store } from '../store/types.js';
 import type { ApiKeys } from './apikeys/service.js';
+import { keyGroups } from './external-groups.js';
 import type { ExternalUsers } from './external-users.js';
 import { anonymousUser, presentedCredential, userOf, type Principal } from './identity.js';
 import { proxyProfile, type ProxyHeaderNames } from './proxy.js';
 import type { RoleMapping } from './roles.js';
+import type { SessionRevocations } from './session-revocation.js';
 import type { SessionData } from './session.js';
 import type { Role } from './user.js';
 
@@ -24,6 +26,7 @@ export interface AuthenticatorOptions {
   store: Store;
   apiKeys: ApiKeys;
   sessions: SessionCookies;
+  sessionRevocations: SessionRevocations;
   externalUsers: ExternalUsers;
   /** oauth mode: verifies a Bearer JWT of the provider (issuer, audience, expiry, signature). */
   verifyBearer?: (token: string) => Promise<VerifiedProfile>;
@@ -60,7 +63,7 @@ export class Authenticator {
       case 'api-key':
         return { principal: await this.fromApiKey(credential.key, now), session: undefined };
       case 'jwt':
-        return { principal: await this.fromBearer(credential.token), session: undefined };
+        return { principal: await this.fromBearer(credential.token, now), session: undefined };
       case 'none':
         return this.fromMode(req, reply, now);
     }
@@ -74,10 +77,17 @@ export class Authenticator {
     const owner = await store.users.findById(record.userId);
     if (!owner || owner.disabled)
       throw apiError('unauthorized', 'the API key’s owner cannot sign in');
-    return { user: userOf(owner, mapping, 'api-key'), via: 'api-key', apiKeyId: record.id };
+    // A proxy or OAuth user's groups count only while the provider vouched for them lately.
+    const groups = keyGroups(owner, now);
+    return {
+      user: userOf({ ...owner, groups }, mapping, 'api-key'),
+      via: 'api-key',
+      apiKeyId: record.id,
+      emailVerified: owner.emailVerified,
+    };
   }
 
-  private async fromBearer(token: string): Promise<Principal> {
+  private async fromBearer(token: string, now: number): Promise<Principal> {
     const { verifyBearer, externalUsers, mapping } = this.options;
     if (!verifyBearer)
       throw apiError('unauthorized', 'bearer JWTs are accepted in oauth mode only');
@@ -88,9 +98,13 @@ export class Authenticator {
       throw apiError('unauthorized', 'the bearer token is invalid or has expired');
     }
     const { subject, ...rest } = profile;
-    const record = await externalUsers.upsert('oauth', subject, rest);
+    const record = await externalUsers.upsert('oauth', subject, rest, now);
     if (record.disabled) throw apiError('unauthorized', 'this account is disabled');
-    return { user: userOf(record, mapping, 'oauth'), via: 'bearer' };
+    return {
+      user: userOf(record, mapping, 'oauth'),
+      via: 'bearer',
+      emailVerified: record.emailVerified,
+    };
   }
 
   private async fromMode(
@@ -102,21 +116,21 @@ export class Authenticator {
     switch (mode) {
       case 'anonymous':
         return {
-          principal: { user: anonymousUser(anonymousRole), via: 'anonymous' },
+          principal: { user: anonymousUser(anonymousRole), via: 'anonymous', emailVerified: false },
           session: undefined,
         };
       case 'proxy':
-        return { principal: await this.fromProxy(req), session: undefined };
+        return { principal: await this.fromProxy(req, now), session: undefined };
       case 'oauth':
       case 'builtin':
         return this.fromSession(req, reply, now);
     }
   }
 
-  private async fromProxy(req: FastifyRequest): Promise<Principal | undefined> {
+  private async fromProxy(req: FastifyRequest, now: number): Promise<Principal | undefined> {
     const proxy = this.options.proxy!;
     if (!proxy.trusted(req.socket.remoteAddress)) return undefined;
-    const profile = proxyProfile(req.headers, proxy.headers);
+    const profile = proxyProfile(req.raw.rawHeaders, proxy.headers);
     if (!profile) return undefined;
     const subject = profile.username.toLowerCase();
     const { externalUsers, mapping } = this.options;
@@ -128,9 +142,15 @@ export class Authenticator {
         throw apiError('forbidden', `${profile.username} is not registered with the dashboard`);
       }
     }
-    const record = await externalUsers.upsert('proxy', subject, profile);
+    // The trusted proxy vouches for the e-mail as it does for the username.
+    const vouched = { ...profile, emailVerified: profile.email !== null };
+    const record = await externalUsers.upsert('proxy', subject, vouched, now);
     if (record.disabled) throw apiError('forbidden', 'this account is disabled');
-    return { user: userOf(record, mapping, 'proxy'), via: 'proxy' };
+    return {
+      user: userOf(record, mapping, 'proxy'),
+      via: 'proxy',
+      emailVerified: record.emailVerified,
+    };
   }
 
   private async fromSession(
@@ -138,18 +158,25 @@ export class Authenticator {
     reply: FastifyReply,
     now: number,
   ): Promise<Authentication> {
-    const { sessions, store, mapping } = this.options;
+    const { sessions, sessionRevocations, store, mapping } = this.options;
     const session = await sessions.read(req, reply, now);
     if (!session?.user) return { principal: undefined, session };
-    // The record decides: a disabled user, a raised epoch (reset, lockout) or a deleted user ends
-    // the session; role and groups are the current ones.
+    // The record decides: a disabled user, a raised epoch (reset, sign out everywhere) or a
+    // deleted user ends the session; role and groups are the current ones. A logout ended it
+    // when its id is revoked.
     const record = await store.users.findById(session.user.id);
-    if (!record || record.disabled || (session.epoch ?? 0) !== record.sessionEpoch) {
+    const revoked =
+      session.sid !== undefined && (await sessionRevocations.isRevoked(session.sid, now));
+    if (!record || record.disabled || revoked || (session.epoch ?? 0) !== record.sessionEpoch) {
       sessions.clear(req, reply);
       return { principal: undefined, session: undefined };
     }
     return {
-      principal: { user: userOf(record, mapping, session.user.provider), via: 'session' },
+      principal: {
+        user: userOf(record, mapping, session.user.provider),
+        via: 'session',
+        emailVerified: record.emailVerified,
+      },
       session,
     };
   }

@@ -41,6 +41,12 @@ export interface Principal {
   via: Via;
   /** Set when via is api-key: the key in use. */
   apiKeyId?: string;
+  /**
+   * Whether the user's e-mail is known to be theirs: a builtin account's confirmed address, an
+   * address the OpenID provider asserts `email_verified` for, or the trusted proxy's e-mail header.
+   * Only then do workspace grants by e-mail apply.
+   */
+  emailVerified: boolean;
 }
 
 /** A credential named in the request's headers, before it is checked. */

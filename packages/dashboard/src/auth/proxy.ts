@@ -1,4 +1,5 @@
 import { BlockList, isIPv4 } from 'node:net';
+import { apiError } from '../http/errors.js';
 import type { ExternalProfile } from '../store/types.js';
 
 /** The header names of proxy mode (SVC_AUTH_PROXY_HEADER_*). */
@@ -14,12 +15,51 @@ export const MAX_PROXY_GROUPS = 1000;
 export const MAX_GROUP_CHARS = 256;
 const MAX_FIELD_CHARS = 256;
 
-type Headers = Record<string, string | string[] | undefined>;
+/**
+ * The request's header lines as node gives them (`rawHeaders`): name, value, name, value... Node
+ * merges a repeated header into one comma-joined value in `headers`, so only these lines show that
+ * a header came twice. Values are the bytes received, one character per byte.
+ */
+type RawHeaderLines = readonly string[];
 
-function single(headers: Headers, name: string): string | undefined {
-  const value = headers[name.toLowerCase()];
-  if (Array.isArray(value)) return undefined;
-  const trimmed = value?.trim();
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A header value's bytes read as UTF-8 (node reads them as Latin-1); invalid_request if not UTF-8. */
+function decodeUtf8(name: string, value: string): string {
+  try {
+    return utf8.decode(Buffer.from(value, 'latin1'));
+  } catch {
+    throw apiError('invalid_request', `the ${name} header is not valid UTF-8`);
+  }
+}
+
+/**
+ * The values of the identity headers, each decoded as UTF-8. An identity header given more than
+ * once (in any spelling of its name) is refused with invalid_request: which copy a proxy meant
+ * cannot be told, and merging them would let a client add its own groups to the proxy's.
+ */
+function identityValues(lines: RawHeaderLines, names: ProxyHeaderNames): Map<string, string> {
+  const wanted = new Map(
+    [names.user, names.email, names.groups, names.displayName].map((name) => [
+      name.toLowerCase(),
+      name,
+    ]),
+  );
+  const values = new Map<string, string>();
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    const key = lines[i]!.toLowerCase();
+    const name = wanted.get(key);
+    if (name === undefined) continue;
+    if (values.has(key)) {
+      throw apiError('invalid_request', `the ${name} header is given more than once`);
+    }
+    values.set(key, decodeUtf8(name, lines[i + 1]!));
+  }
+  return values;
+}
+
+function single(values: Map<string, string>, name: string): string | undefined {
+  const trimmed = values.get(name.toLowerCase())?.trim();
   return trimmed === '' || trimmed === undefined || trimmed.length > MAX_FIELD_CHARS
     ? undefined
     : trimmed;
@@ -39,21 +79,22 @@ export function parseGroups(value: string | undefined): string[] {
 }
 
 /**
- * The identity a proxy asserts in the request's headers, or undefined when it names no user. The
- * username is the identity (its lower-cased form the record's subject).
+ * The identity a proxy asserts in the request's header lines, or undefined when it names no user.
+ * The username is the identity (its lower-cased form the record's subject). Throws invalid_request
+ * for an identity header given twice or not in UTF-8.
  */
 export function proxyProfile(
-  headers: Headers,
+  lines: RawHeaderLines,
   names: ProxyHeaderNames,
 ): ExternalProfile | undefined {
-  const username = single(headers, names.user);
+  const values = identityValues(lines, names);
+  const username = single(values, names.user);
   if (username === undefined) return undefined;
-  const groupsHeader = headers[names.groups.toLowerCase()];
   return {
     username,
-    email: single(headers, names.email)?.toLowerCase() ?? null,
-    displayName: single(headers, names.displayName) ?? null,
-    groups: parseGroups(Array.isArray(groupsHeader) ? groupsHeader.join(',') : groupsHeader),
+    email: single(values, names.email)?.toLowerCase() ?? null,
+    displayName: single(values, names.displayName) ?? null,
+    groups: parseGroups(values.get(names.groups.toLowerCase())),
   };
 }
 

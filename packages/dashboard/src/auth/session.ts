@@ -6,12 +6,14 @@ import { PROVIDERS, ROLES, type User } from './user.js';
 /**
  * The session data of the specification, kept in the session cookie as encrypted, authenticated
  * JSON (JWE, direct key, A256GCM). Beyond the specification: `epoch`, the user's session epoch at
- * sign-in (raising it ends the session), and `pkce.nonce`, the OIDC nonce of the sign-in.
+ * sign-in (raising it ends the session: "sign out everywhere"), `sid`, the session's random id
+ * (logout records it as revoked), and `pkce.nonce`, the OIDC nonce of the sign-in.
  */
 export interface SessionData {
   user?: User;
   createdAt?: number;
   epoch?: number;
+  sid?: string;
   oauth?: {
     accessToken: string;
     refreshToken?: string;
@@ -42,6 +44,7 @@ const sessionSchema = z.object({
   user: userSchema.optional(),
   createdAt: z.number().optional(),
   epoch: z.number().optional(),
+  sid: z.string().max(64).optional(),
   oauth: z
     .object({
       accessToken: z.string(),

@@ -4,6 +4,16 @@ import { apiError } from '../http/errors.js';
 import { UniqueViolation, type Store, type TokenPurpose, type UserRecord } from '../store/types.js';
 import type { Mailer } from '@paddock/common';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.js';
+import { PasswordQueue } from './password-queue.js';
+import {
+  ACCOUNT_ATTACK_FAILURES,
+  ACCOUNT_ATTACK_WINDOW_MS,
+  accountKey,
+  attackKey,
+  attemptsPerSource,
+  LOCKOUT_BACKOFF,
+  pairKey,
+} from './sign-in-throttle.js';
 import { checkDisplayName, checkEmail, checkPassword, checkUsername } from './validation.js';
 
 export interface AccountPolicy {
@@ -37,14 +47,22 @@ export function tokenHash(token: string): string {
 
 /** Longest token taken from a request: ours are 43 characters. */
 const MAX_TOKEN_CHARS = 128;
+/**
+ * A reset or verification mail goes to an account at most this often: a request within it sends
+ * nothing and leaves the link already sent working.
+ */
+export const MAIL_COOLDOWN_MS = 10 * 60 * 1000;
 
 /**
  * The built-in user store's rules: sign-in with lockout, sign-up, e-mail verification and password
- * reset. Failed sign-ins are counted per account when the identifier names one and per identifier
- * otherwise, answered identically and after the same argon2 work, so neither the answer, its
- * timing nor the lockout tells which accounts exist.
+ * reset. Failed sign-ins are counted per (account, source) when the identifier names an account
+ * and per (identifier, source) otherwise, answered identically and after the same argon2 work, so
+ * neither the answer, its timing nor the lockout tells which accounts exist. Every argon2
+ * computation goes through one bounded queue, which sheds load with 429 instead of queueing.
  */
 export class Accounts {
+  private readonly queue = new PasswordQueue();
+
   constructor(
     private readonly store: Store,
     private readonly mailer: Mailer,
@@ -52,37 +70,52 @@ export class Accounts {
     private readonly logger: Logger,
   ) {}
 
-  async login(identifier: unknown, password: unknown, now: number): Promise<UserRecord> {
+  /**
+   * Signs in from `source` (the client address). Failures lock only the (account, source) pair,
+   * never the account for everyone, and end no session; see sign-in-throttle.ts.
+   */
+  async login(
+    identifier: unknown,
+    password: unknown,
+    source: string,
+    now: number,
+  ): Promise<UserRecord> {
     if (typeof identifier !== 'string' || typeof password !== 'string' || identifier === '') {
       throw apiError('invalid_request', 'username and password are required strings');
     }
     if (identifier.length > 320 || password.length > 4096) {
-      await verifyAgainstNothing(password.slice(0, 4096));
+      await this.queue.run(() => verifyAgainstNothing(password.slice(0, 4096)));
       throw apiError('invalid_credentials', 'wrong username or password');
     }
-    const account = await this.store.users.findBuiltinByLogin(identifier.normalize('NFC'));
-    const key = account
-      ? `user:${account.id}`
-      : `login:${identifier.normalize('NFC').toLowerCase()}`;
-    if ((await this.store.loginFailures.lockedUntil(key, now)) !== null) {
-      await verifyAgainstNothing(password);
-      throw this.locked();
-    }
-    const ok = account?.passwordHash
-      ? await verifyPassword(account.passwordHash, password)
-      : (await verifyAgainstNothing(password), false);
+    const normalized = identifier.normalize('NFC');
+    const account = await this.store.users.findBuiltinByLogin(normalized);
+    const accountOf = accountKey(account?.id, normalized);
+    const pair = pairKey(accountOf, source);
+    // A locked pair is refused before any argon2 work, the same way for every identifier.
+    const lockedUntil = await this.store.loginFailures.lockedUntil(pair, now);
+    if (lockedUntil !== null) throw this.locked(lockedUntil - now);
+    const ok = await this.queue.run(() =>
+      account?.passwordHash
+        ? verifyPassword(account.passwordHash, password)
+        : verifyAgainstNothing(password).then(() => false),
+    );
     if (!ok || !account) {
-      const lockedUntil = await this.store.loginFailures.recordFailure(
-        key,
+      const attack = attackKey(accountOf);
+      const underAttack = (await this.store.loginFailures.lockedUntil(attack, now)) !== null;
+      await this.store.loginFailures.recordFailure(
+        attack,
         now,
-        this.policy.maxFailedAttempts,
-        this.policy.lockoutSeconds * 1000,
+        ACCOUNT_ATTACK_FAILURES,
+        ACCOUNT_ATTACK_WINDOW_MS,
       );
-      if (lockedUntil !== null) {
-        // A lockout ends the account's sessions: someone may be guessing because they hold one.
-        if (account) await this.store.users.bumpSessionEpoch(account.id);
-        throw this.locked();
-      }
+      const lockEnd = await this.store.loginFailures.recordFailure(
+        pair,
+        now,
+        attemptsPerSource(this.policy.maxFailedAttempts, underAttack),
+        this.policy.lockoutSeconds * 1000,
+        LOCKOUT_BACKOFF,
+      );
+      if (lockEnd !== null) throw this.locked(lockEnd - now);
       throw apiError('invalid_credentials', 'wrong username or password');
     }
     if (account.disabled) throw apiError('forbidden', 'this account is disabled');
@@ -92,12 +125,13 @@ export class Accounts {
         'confirm your e-mail address first; see the mail we sent',
       );
     }
-    await this.store.loginFailures.reset(key);
+    await this.store.loginFailures.reset(pair);
     return account;
   }
 
-  private locked() {
-    const minutes = Math.ceil(this.policy.lockoutSeconds / 60);
+  /** account_locked, saying how long the lock has left (locks in a row grow longer). */
+  private locked(remainingMs: number) {
+    const minutes = Math.max(1, Math.ceil(remainingMs / 60_000));
     return apiError(
       'account_locked',
       `too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
@@ -126,7 +160,7 @@ export class Accounts {
         username: username.value,
         email: email.value,
         displayName: displayName.value,
-        passwordHash: await hashPassword(password.value),
+        passwordHash: await this.queue.run(() => hashPassword(password.value)),
         emailVerified: false,
       });
     } catch (err) {
@@ -154,6 +188,7 @@ export class Accounts {
   private async sendReset(email: string, now: number): Promise<void> {
     const user = await this.store.users.findBuiltinByEmail(email);
     if (!user || user.disabled || !user.email) return;
+    if (await this.mailedLately('reset', user.id, now)) return;
     const token = await this.issueToken('reset', user.id, now, this.policy.resetTokenSeconds);
     const link = `${this.policy.publicOrigin}/reset-password?token=${token}`;
     await this.mailer.send({
@@ -173,13 +208,14 @@ export class Accounts {
     if (!checked.ok) {
       throw apiError(checked.tooShort ? 'password_too_short' : 'invalid_request', checked.message);
     }
+    // Hashed before the token is used up, so that a busy queue (429) leaves the link working.
+    const passwordHash = await this.queue.run(() => hashPassword(checked.value));
     const userId = await this.consume('reset', token, now);
-    const passwordHash = await hashPassword(checked.value);
     // The mail reached the address: that verifies it too.
     const user = await this.store.users.update(userId, { passwordHash, emailVerified: true });
     if (!user) throw apiError('invalid_token', 'the link is invalid or has expired');
     await this.store.users.bumpSessionEpoch(user.id);
-    await this.store.loginFailures.reset(`user:${user.id}`);
+    await this.store.loginFailures.resetAccount(accountKey(user.id, ''));
     return user;
   }
 
@@ -196,7 +232,9 @@ export class Accounts {
     if (!checked.ok) throw apiError('invalid_request', checked.message);
     void (async () => {
       const user = await this.store.users.findBuiltinByEmail(checked.value);
-      if (user && !user.emailVerified && !user.disabled) await this.sendVerification(user, now);
+      if (!user || user.emailVerified || user.disabled) return;
+      if (!(await this.mailedLately('verify', user.id, now)))
+        await this.sendVerification(user, now);
     })().catch((err: unknown) => this.logger.error({ err }, 'verification mail failed'));
   }
 
@@ -217,6 +255,12 @@ export class Accounts {
         `Confirm your e-mail address by opening this link within ${Math.round(this.policy.verificationTokenSeconds / 3600)} hours:\n${link}\n`,
       link,
     });
+  }
+
+  /** Whether a usable link of that purpose went to the user within MAIL_COOLDOWN_MS. */
+  private async mailedLately(purpose: TokenPurpose, userId: string, now: number): Promise<boolean> {
+    const newest = await this.store.tokens.newestUsable(purpose, userId, now);
+    return newest !== null && now - newest < MAIL_COOLDOWN_MS;
   }
 
   private async issueToken(
@@ -266,7 +310,7 @@ export class Accounts {
         username: admin.username,
         email: admin.email.toLowerCase(),
         displayName: 'Administrator',
-        passwordHash: await hashPassword(password),
+        passwordHash: await this.queue.run(() => hashPassword(password)),
         roleOverride: 'admin',
         emailVerified: true,
       });

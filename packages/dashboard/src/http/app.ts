@@ -6,12 +6,16 @@ import { registerApiKeyRoutes } from './api-key-routes.js';
 import { registerAuthRoutes } from './auth-routes.js';
 import type { DashboardContext } from './context.js';
 import { apiError } from './errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from './json-depth.js';
 import { registerOpenApiRoutes } from './openapi.js';
 import {
   CONTENT_SECURITY_POLICY,
+  hostAllowList,
+  hostRefusal,
   isUnsafeMethod,
   passesOriginCheck,
   SPEC_SECURITY_HEADERS,
+  type HostAllowList,
 } from './security.js';
 import { registerUserRoutes } from './user-routes.js';
 import { isApiPath, registerWebRoutes } from './web-routes.js';
@@ -41,6 +45,18 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
+  // JSON bodies: fastify's own parser (prototype poisoning refused), after a depth check of the
+  // text, so that no route ever walks a body nested deeper than MAX_JSON_DEPTH.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = body as string;
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      done(apiError('invalid_request', tooDeepMessage(MAX_JSON_DEPTH)), undefined);
+      return;
+    }
+    void parseJson(req, text, done);
+  });
   await app.register(cookie);
   const health = new Health();
   health.register(app);
@@ -53,6 +69,28 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
     if (strictTransport) void reply.header('strict-transport-security', 'max-age=31536000');
     if (req.url.startsWith('/api/')) void reply.header('cache-control', 'no-store');
     done(null, payload);
+  });
+
+  // DNS rebinding: a page of another site whose name now points here sends that name as Host.
+  // Only the dashboard's own names are answered, before anything else runs (the body is not even
+  // read); the probes answer whatever the Host, as Kubernetes sends the pod's IP.
+  const { host: listenHost, port: listenPort } = ctx.config.SVC_LISTEN_ADDR;
+  let allowList: HostAllowList | undefined;
+  const allowedHosts = (): HostAllowList => {
+    if (allowList) return allowList;
+    const bound = app.server.address();
+    const port =
+      listenPort !== 0 || bound === null || typeof bound === 'string' ? listenPort : bound.port;
+    const list = hostAllowList({ baseUrl: ctx.config.SVC_BASE_URL, listenHost, port });
+    // Port 0 is known only once listening; until then (requests injected in tests) not kept.
+    if (port !== 0) allowList = list;
+    return list;
+  };
+  app.addHook('onRequest', (req, _reply, done) => {
+    const refusal = HEALTH_ROUTES.has(req.routeOptions.url ?? '')
+      ? undefined
+      : hostRefusal(req.headers.host, allowedHosts());
+    done(refusal === undefined ? undefined : apiError('misdirected_request', refusal));
   });
 
   app.decorateRequest('principal', null as unknown as Principal);

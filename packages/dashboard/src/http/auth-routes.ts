@@ -1,13 +1,26 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { userOf } from '../auth/identity.js';
+import { trustedPeers } from '../auth/proxy.js';
 import { safeReturnTo } from '../auth/return-to.js';
+import { newSessionId } from '../auth/session-revocation.js';
 import type { SessionData } from '../auth/session.js';
 import type { User } from '../auth/user.js';
 import { sessionTokens } from '../oauth/client.js';
+import { callbackMatchesPendingLogin } from '../oauth/login.js';
 import { OAuthError } from '../oauth/errors.js';
+import { clientAddress } from '../builtin/client-address.js';
+import {
+  perMinute,
+  RetryLater,
+  SourceLimits,
+  type LimitedEndpoint,
+} from '../builtin/source-limits.js';
 import type { UserRecord } from '../store/types.js';
 import type { DashboardContext } from './context.js';
 import { apiError } from './errors.js';
+
+/** Ends every session of the caller: "sign out everywhere". */
+export const LOGOUT_EVERYWHERE_PATH = '/api/auth/logout-everywhere';
 
 /** The page the browser is sent to when an OAuth sign-in fails: `/login?error=<code>`. */
 export const LOGIN_PAGE = '/login';
@@ -46,10 +59,13 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: DashboardContext):
     oauth?: SessionData['oauth'],
   ) {
     const now = ctx.now();
+    // The epoch as stored now: a remembered external record may predate a sign-out everywhere.
+    const epoch = (await ctx.store.users.findById(record.id))?.sessionEpoch ?? record.sessionEpoch;
     const data: SessionData = {
       user: userOf(record, ctx.mapping),
       createdAt: now,
-      epoch: record.sessionEpoch,
+      epoch,
+      sid: newSessionId(),
     };
     if (oauth) data.oauth = oauth;
     await ctx.sessions.write(req, reply, data, now);
@@ -67,12 +83,39 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: DashboardContext):
 
   app.get('/api/auth/me', (req) => ({ user: req.principal.user }));
 
-  app.post('/api/auth/logout', isPublic, (req, reply) => {
+  app.post('/api/auth/logout', isPublic, async (req, reply) => {
     const idToken = req.session?.oauth?.idToken;
     ctx.sessions.clear(req, reply);
+    await endSession(req.session);
     const redirectUrl = req.session?.user ? ctx.oauth?.endSessionUrl(idToken) : undefined;
     return redirectUrl === undefined ? { success: true } : { success: true, redirectUrl };
   });
+
+  // Ends every session of the caller on every replica (within REVOCATION_BOUND_MS on the
+  // others); the caller's API keys stay valid: they are listed and revoked on their own.
+  app.post(LOGOUT_EVERYWHERE_PATH, async (req, reply) => {
+    const { principal } = req;
+    if (principal.via === 'anonymous') {
+      throw apiError('forbidden', 'there are no sessions to end in anonymous mode');
+    }
+    await ctx.store.users.bumpSessionEpoch(principal.user.id);
+    if (ctx.sessions.present(req)) ctx.sessions.clear(req, reply);
+    return { success: true };
+  });
+
+  /**
+   * Makes the session's cookie useless everywhere, copies included: its id is recorded as revoked
+   * until the session would have expired. A session from before session ids ends with all the
+   * user's sessions.
+   */
+  async function endSession(session: SessionData | undefined): Promise<void> {
+    const user = session?.user;
+    if (!user || session.createdAt === undefined) return;
+    const now = ctx.now();
+    if (session.sid === undefined) return ctx.store.users.bumpSessionEpoch(user.id);
+    const expiresAt = session.createdAt + config.SVC_SESSION_TTL * 1000;
+    await ctx.sessionRevocations.revoke(session.sid, user.id, expiresAt, now);
+  }
 
   if (ctx.oauth) registerOAuthRoutes(app, ctx, startSession);
   if (ctx.accounts) registerBuiltinRoutes(app, ctx, startSession);
@@ -96,28 +139,51 @@ function registerOAuthRoutes(
   const start = async (req: FastifyRequest, reply: FastifyReply, status: 302 | 303) => {
     const query = req.query as Record<string, unknown>;
     const { redirectUrl, pkce } = await oauth.startLogin(safeReturnTo(query.returnTo));
-    await ctx.sessions.write(req, reply, { createdAt: ctx.now(), pkce }, ctx.now());
+    const now = ctx.now();
+    // A sign-in started while signed in keeps the session until its own callback succeeds, so a
+    // link to this route from another site signs nobody out.
+    const current = req.session;
+    const pending: SessionData = current?.user ? { ...current, pkce } : { createdAt: now, pkce };
+    await ctx.sessions.write(req, reply, pending, now);
     return reply.code(status).header('location', redirectUrl).send();
   };
   app.get('/api/auth/login', isPublic, (req, reply) => start(req, reply, 302));
   app.post('/api/auth/login', isPublic, (req, reply) => start(req, reply, 303));
 
   app.get('/api/auth/callback', isPublic, async (req, reply) => {
-    const fail = (code: string) => {
-      ctx.sessions.clear(req, reply);
-      return reply.code(302).header('location', `${LOGIN_PAGE}?error=${code}`).send();
+    const toLoginPage = (code: string) =>
+      reply.code(302).header('location', `${LOGIN_PAGE}?error=${code}`).send();
+    const session = req.session;
+    const pkce = session?.pkce;
+    // Only the callback of the sign-in this browser started may touch its session.
+    if (!callbackMatchesPendingLogin((req.query as Record<string, unknown>).state, pkce)) {
+      return toLoginPage('invalid_state');
+    }
+    // The sign-in ends; a session that was there before it stays as it was.
+    const fail = async (code: string) => {
+      if (session?.user) {
+        const { pkce: _finished, ...before } = session;
+        await ctx.sessions.write(req, reply, before, ctx.now());
+      } else {
+        ctx.sessions.clear(req, reply);
+      }
+      return toLoginPage(code);
     };
-    const pkce = req.session?.pkce;
-    if (!pkce) return fail('invalid_state');
     try {
       const callbackUrl = new URL(req.url, ctx.publicOrigin);
       const { profile, oauth: tokens } = await oauth.finishLogin(callbackUrl, pkce);
-      const record = await ctx.externalUsers.upsert('oauth', profile.subject, {
-        username: profile.username,
-        email: profile.email ?? null,
-        displayName: profile.displayName ?? null,
-        groups: profile.groups,
-      });
+      const record = await ctx.externalUsers.upsert(
+        'oauth',
+        profile.subject,
+        {
+          username: profile.username,
+          email: profile.email ?? null,
+          emailVerified: profile.emailVerified === true,
+          displayName: profile.displayName ?? null,
+          groups: profile.groups,
+        },
+        ctx.now(),
+      );
       if (record.disabled) return fail('access_denied');
       await startSession(req, reply, record, sessionTokens(tokens));
       return reply.code(302).header('location', safeReturnTo(pkce.returnTo)).send();
@@ -162,15 +228,30 @@ function registerBuiltinRoutes(
 ): void {
   const accounts = ctx.accounts!;
   const isPublic = { config: { access: 'public' as const } };
+  const limits = new SourceLimits(perMinute(ctx.config.SVC_BUILTIN_SOURCE_RATE_LIMIT));
+  const proxies = ctx.config.SVC_AUTH_PROXY_TRUSTED_ADDRESSES;
+  const trusted = proxies.length > 0 ? trustedPeers(proxies) : () => false;
+  const sourceOf = (req: FastifyRequest) =>
+    clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted);
+  /** Spends one request of the caller's address on the endpoint, or answers 429. */
+  const limit = (endpoint: LimitedEndpoint, req: FastifyRequest) =>
+    limits.check(endpoint, sourceOf(req), ctx.now());
+
+  app.addHook('onError', async (_req, reply, error) => {
+    if (error instanceof RetryLater)
+      void reply.header('retry-after', String(error.retryAfterSeconds));
+  });
 
   app.post('/api/auth/builtin/login', isPublic, async (req, reply) => {
+    limit('login', req);
     const body = bodyOf(req);
-    const record = await accounts.login(body.username, body.password, ctx.now());
+    const record = await accounts.login(body.username, body.password, sourceOf(req), ctx.now());
     const user = await startSession(req, reply, record);
     return { success: true, user: loginUser(user) };
   });
 
   app.post('/api/auth/builtin/signup', isPublic, async (req, reply) => {
+    limit('signup', req);
     const body = bodyOf(req);
     const record = await accounts.signup(
       {
@@ -190,22 +271,26 @@ function registerBuiltinRoutes(
   });
 
   app.post('/api/auth/builtin/forgot-password', isPublic, (req) => {
+    limit('forgot-password', req);
     accounts.forgotPassword(bodyOf(req).email, ctx.now());
     return { success: true };
   });
 
   app.post('/api/auth/builtin/reset-password', isPublic, async (req) => {
+    limit('reset-password', req);
     const body = bodyOf(req);
     await accounts.resetPassword(body.token, body.password, ctx.now());
     return { success: true };
   });
 
   app.post('/api/auth/builtin/verify-email', isPublic, async (req) => {
+    limit('verify-email', req);
     await accounts.verifyEmail(bodyOf(req).token, ctx.now());
     return { success: true };
   });
 
   app.post('/api/auth/builtin/resend-verification', isPublic, (req) => {
+    limit('resend-verification', req);
     accounts.resendVerification(bodyOf(req).email, ctx.now());
     return { success: true };
   });

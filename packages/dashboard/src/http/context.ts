@@ -4,6 +4,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import type { ExternalUsers } from '../auth/external-users.js';
 import type { Principal } from '../auth/identity.js';
 import type { RoleMapping } from '../auth/roles.js';
+import type { SessionRevocations } from '../auth/session-revocation.js';
 import type { SessionData } from '../auth/session.js';
 import type { Accounts } from '../builtin/accounts.js';
 import type { DashboardConfig } from '../config.js';
@@ -19,6 +20,8 @@ export interface DashboardContext {
   store: Store;
   mapping: RoleMapping;
   sessions: SessionCookies;
+  /** Sessions ended by logout, checked on every request that carries one. */
+  sessionRevocations: SessionRevocations;
   authenticator: Authenticator;
   apiKeys: ApiKeys;
   externalUsers: ExternalUsers;

@@ -24,7 +24,9 @@ export const ERROR_STATUS = {
   api_key_limit_reached: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  misdirected_request: 421,
   account_locked: 423,
+  rate_limited: 429,
   internal_error: 500,
   unavailable: 503,
 } as const;

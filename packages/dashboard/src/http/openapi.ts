@@ -113,7 +113,9 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict',
   413: 'Payload too large',
   415: 'Unsupported media type',
+  421: 'Misdirected request',
   423: 'Locked',
+  429: 'Too many requests',
   500: 'Internal error',
   503: 'Unavailable',
 };
@@ -139,7 +141,15 @@ const ERROR_MEANING: Record<ErrorCode, string> = {
   api_key_limit_reached: 'The user has SVC_AUTH_API_KEYS_MAX_PER_USER keys already.',
   payload_too_large: 'The body is over 64 KiB.',
   unsupported_media_type: 'The body is not `application/json`.',
-  account_locked: 'Too many failed sign-ins: the account is locked for a while.',
+  misdirected_request:
+    'The Host header is not a name of this dashboard: SVC_BASE_URL’s host, or without it ' +
+    '`localhost`, `127.0.0.1`, `[::1]` and the listen address, with the port (DNS rebinding).',
+  account_locked:
+    'Too many failed sign-ins from this address: the account is locked for this address for a ' +
+    'while (other addresses and existing sessions are not affected).',
+  rate_limited:
+    'Too many requests from this address, or the sign-in service is busy: try again after the ' +
+    'seconds in the `Retry-After` header.',
   internal_error: 'An unexpected failure; the message says nothing of it, the log does.',
   unavailable: 'Not now: no cluster is configured, or the cluster cannot be reached.',
 };
@@ -260,6 +270,9 @@ function commonErrors(method: HttpMethod, spec: OperationSpec): Errors[] {
       unsupported_media_type: ERROR_MEANING.unsupported_media_type,
     });
   }
+  // The probes answer whatever the Host; everything else checks it first.
+  if (spec.tag !== 'health')
+    common.push({ misdirected_request: ERROR_MEANING.misdirected_request });
   common.push({ internal_error: ERROR_MEANING.internal_error });
   return common;
 }
@@ -322,6 +335,13 @@ const post = (spec: OperationSpec) => operation('post', spec);
 const put = (spec: OperationSpec) => operation('put', spec);
 const patch = (spec: OperationSpec) => operation('patch', spec);
 const del = (spec: OperationSpec) => operation('delete', spec);
+
+/** The errors of the unauthenticated endpoints that cost work (sign-in, sign-up, mails, links). */
+const SIGN_IN_LIMITS: Errors = {
+  rate_limited:
+    'This address sent too many requests to this endpoint, or the password hashing queue is ' +
+    'full: wait the seconds of `Retry-After`.',
+};
 
 /** The errors of a call the dashboard makes to the cluster for a request (fromCluster). */
 const CLUSTER_ERRORS: Errors = {
@@ -543,6 +563,26 @@ function buildDocument(version: string): OpenApiDocument {
           },
         }),
       },
+      '/api/auth/logout-everywhere': {
+        post: post({
+          operationId: 'logoutEverywhere',
+          summary: 'Sign out everywhere',
+          description:
+            'Ends every session of the caller, on every browser and every replica (the others ' +
+            'within one second), and clears this request’s session cookie. API keys stay valid: ' +
+            'they are listed and revoked under /api/settings/api-keys. A single logout ends only ' +
+            'its own session, copies of its cookie included.',
+          tag: 'auth',
+          responses: {
+            '200': json('Every session of the caller has ended.', {
+              type: 'object',
+              required: ['success'],
+              properties: { success: { const: true } },
+            }),
+          },
+          errors: { forbidden: 'Anonymous mode: there are no sessions to end.' },
+        }),
+      },
       '/api/auth/login': {
         get: get({
           operationId: 'startOAuthLogin',
@@ -691,14 +731,18 @@ function buildDocument(version: string): OpenApiDocument {
               SET_SESSION,
             ),
           },
-          errors: {
-            invalid_request: 'username or password is missing or not a string.',
-            invalid_credentials: 'Wrong username or password.',
-            account_locked: 'Too many failed sign-ins: try again later.',
-            email_not_verified:
-              'SVC_BUILTIN_VERIFY_EMAIL is on and the address is not confirmed yet.',
-            forbidden: 'The account is disabled.',
-          },
+          errors: [
+            {
+              invalid_request: 'username or password is missing or not a string.',
+              invalid_credentials: 'Wrong username or password.',
+              account_locked:
+                'Too many failed sign-ins for this account from this address: try again later.',
+              email_not_verified:
+                'SVC_BUILTIN_VERIFY_EMAIL is on and the address is not confirmed yet.',
+              forbidden: 'The account is disabled.',
+            },
+            SIGN_IN_LIMITS,
+          ],
         }),
       },
       '/api/auth/builtin/signup': {
@@ -732,13 +776,16 @@ function buildDocument(version: string): OpenApiDocument {
               SET_SESSION,
             ),
           },
-          errors: {
-            signup_disabled: ERROR_MEANING.signup_disabled,
-            invalid_request: 'A field is missing or not acceptable (the message names it).',
-            password_too_short: ERROR_MEANING.password_too_short,
-            email_exists: ERROR_MEANING.email_exists,
-            username_exists: ERROR_MEANING.username_exists,
-          },
+          errors: [
+            {
+              signup_disabled: ERROR_MEANING.signup_disabled,
+              invalid_request: 'A field is missing or not acceptable (the message names it).',
+              password_too_short: ERROR_MEANING.password_too_short,
+              email_exists: ERROR_MEANING.email_exists,
+              username_exists: ERROR_MEANING.username_exists,
+            },
+            SIGN_IN_LIMITS,
+          ],
         }),
       },
       '/api/auth/builtin/forgot-password': {
@@ -754,7 +801,7 @@ function buildDocument(version: string): OpenApiDocument {
           modes: ['builtin'],
           body: { schema: schemaRef('EmailOnly') },
           responses: { '200': SUCCESS },
-          errors: { invalid_request: 'email is not an e-mail address.' },
+          errors: [{ invalid_request: 'email is not an e-mail address.' }, SIGN_IN_LIMITS],
         }),
       },
       '/api/auth/builtin/reset-password': {
@@ -779,11 +826,14 @@ function buildDocument(version: string): OpenApiDocument {
             },
           },
           responses: { '200': SUCCESS },
-          errors: {
-            password_too_short: ERROR_MEANING.password_too_short,
-            invalid_request: 'password is not a string, or too long.',
-            invalid_token: ERROR_MEANING.invalid_token,
-          },
+          errors: [
+            {
+              password_too_short: ERROR_MEANING.password_too_short,
+              invalid_request: 'password is not a string, or too long.',
+              invalid_token: ERROR_MEANING.invalid_token,
+            },
+            SIGN_IN_LIMITS,
+          ],
         }),
       },
       '/api/auth/builtin/verify-email': {
@@ -804,7 +854,7 @@ function buildDocument(version: string): OpenApiDocument {
             },
           },
           responses: { '200': SUCCESS },
-          errors: { invalid_token: ERROR_MEANING.invalid_token },
+          errors: [{ invalid_token: ERROR_MEANING.invalid_token }, SIGN_IN_LIMITS],
         }),
       },
       '/api/auth/builtin/resend-verification': {
@@ -819,7 +869,7 @@ function buildDocument(version: string): OpenApiDocument {
           modes: ['builtin'],
           body: { schema: schemaRef('EmailOnly') },
           responses: { '200': SUCCESS },
-          errors: { invalid_request: 'email is not an e-mail address.' },
+          errors: [{ invalid_request: 'email is not an e-mail address.' }, SIGN_IN_LIMITS],
         }),
       },
 

@@ -39,7 +39,7 @@ const MAX_TAIL_LINES = 100_000;
 /** The `:name` workspace of a request, as its user may use it. */
 export function requestedWorkspace(req: FastifyRequest, ctx: DashboardContext): WorkspaceInUse {
   const { name } = req.params as { name: string };
-  return workspaceFor(ctx.workspaces, req.principal.user, name, new Date(ctx.now()));
+  return workspaceFor(ctx.workspaces, req.principal, name, new Date(ctx.now()));
 }
 
 /** A path parameter naming an object in the workspace. */
@@ -100,7 +100,7 @@ export function registerWorkspaceRoutes(app: FastifyInstance, ctx: DashboardCont
       throw apiError('unavailable', 'no cluster is configured, so there are no workspaces');
     }
     const found = ctx.workspaces.directory.accessible(
-      subjectOf(req.principal.user),
+      subjectOf(req.principal),
       new Date(ctx.now()),
     );
     const { items, ...rest } = page(found, req);

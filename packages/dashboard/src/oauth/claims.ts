@@ -83,7 +83,8 @@ function stringClaim(value: unknown, max: number): string | undefined {
 
 /**
  * The profile the claims describe. `sub` is required, and a username: the username claim, else
- * the e-mail. Throws OAuthError invalid_claims when either is missing.
+ * the e-mail. Throws OAuthError invalid_claims when either is missing. The e-mail is verified only
+ * when the standard `email_verified` claim is the boolean true.
  */
 export function profileFromClaims(
   claims: Record<string, unknown>,
@@ -109,7 +110,7 @@ export function profileFromClaims(
   return {
     subject,
     username,
-    ...(email !== undefined && { email }),
+    ...(email !== undefined && { email, emailVerified: claims.email_verified === true }),
     ...(displayName !== undefined && { displayName }),
     groups: groupsFrom(claimAt(claims, names.groups)),
   };

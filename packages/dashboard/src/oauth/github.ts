@@ -74,7 +74,8 @@ export async function fetchGitHubProfile(
   // Without the user:email scope the list is refused: the user then simply has no e-mail.
   const email = emails.ok ? primaryVerifiedEmail(emails.body) : undefined;
   return profileFromClaims(
-    { sub: String(body.id), login: body.login, name: body.name, email },
+    // Only the primary verified address is read: it is verified by construction.
+    { sub: String(body.id), login: body.login, name: body.name, email, email_verified: true },
     GITHUB_FIELDS,
   );
 }

@@ -4,7 +4,8 @@ import type { Store, UserRecord, UserStore } from './types.js';
 /**
  * How long a user record read by id may be reused. Every authenticated request reads its user
  * (role, groups, disabled, session epoch); a change made by this process applies at once, one
- * made by another replica within this time.
+ * made by another replica within this time. An entry expires this long after it was read from
+ * the store, however often it is used: the bound holds under any traffic.
  */
 export const USER_RECORD_TTL_MS = 1_000;
 const MAX_CACHED_USERS = 10_000;
@@ -21,8 +22,8 @@ export function withUserCache(store: Store): Store {
     ...bind(users),
     findById: async (id) => cache.get(id, Date.now()) ?? fresh(await users.findById(id)),
     create: async (user) => fresh(await users.create(user))!,
-    upsertExternal: async (provider, subject, profile) =>
-      fresh(await users.upsertExternal(provider, subject, profile))!,
+    upsertExternal: async (provider, subject, profile, now) =>
+      fresh(await users.upsertExternal(provider, subject, profile, now))!,
     update: async (id, patch) => {
       cache.delete(id);
       return fresh(await users.update(id, patch));
@@ -43,8 +44,8 @@ function bind(users: UserStore): UserStore {
     findBuiltinByEmail: (email) => users.findBuiltinByEmail(email),
     findBySubject: (provider, subject) => users.findBySubject(provider, subject),
     create: (user) => users.create(user),
-    upsertExternal: (provider, subject, profile) =>
-      users.upsertExternal(provider, subject, profile),
+    upsertExternal: (provider, subject, profile, now) =>
+      users.upsertExternal(provider, subject, profile, now),
     update: (id, patch) => users.update(id, patch),
     bumpSessionEpoch: (id) => users.bumpSessionEpoch(id),
     list: (page) => users.list(page),

@@ -6,6 +6,7 @@ export {
   type ExternalProfile,
   type LoginFailureStore,
   type NewUser,
+  type RevokedSessionStore,
   type Store,
   type StoredProvider,
   type TokenPurpose,

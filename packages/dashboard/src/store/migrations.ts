@@ -99,6 +99,35 @@ export const MIGRATIONS: Record<string, Migration> = {
       }
     },
   },
+  '0002_sign_in_protections': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      // When an identity provider last vouched for an external user's groups (null: never, or
+      // before this migration, which counts as too old for API keys).
+      await db.schema.alterTable('users').addColumn('groups_seen_at', 'bigint').execute();
+      // Sessions ended by logout before their TTL: kept until the session would have expired.
+      await db.schema
+        .createTable('revoked_sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      // How many locks in a row a login_failures key has had: each lasts twice the one before.
+      await db.schema
+        .alterTable('login_failures')
+        .addColumn('lockouts', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createIndex('revoked_sessions_expires_at')
+        .on('revoked_sessions')
+        .column('expires_at')
+        .execute();
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable('revoked_sessions').execute();
+      await db.schema.alterTable('login_failures').dropColumn('lockouts').execute();
+      await db.schema.alterTable('users').dropColumn('groups_seen_at').execute();
+    },
+  },
 };
 
 /** Hands the migrations above to kysely's Migrator. */

@@ -1,12 +1,12 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import { cachingStatements } from './statement-cache.js';
 import pg from 'pg';
 import { SqlApiKeyStore } from './api-keys.js';
+import { prepareDatabaseFile } from './file-modes.js';
 import { SqlLoginFailureStore } from './login-failures.js';
 import { migrationProvider } from './migrations.js';
+import { SqlRevokedSessionStore } from './revoked-sessions.js';
 import type { Database } from './schema.js';
 import { SqlTokenStore } from './tokens.js';
 import type { Store } from './types.js';
@@ -18,7 +18,8 @@ export type StoreOptions = { kind: 'sqlite'; path: string } | { kind: 'postgresq
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 function sqliteDialect(path: string): SqliteDialect {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  // Owner-only files (0600), even in a folder that already exists.
+  if (path !== ':memory:' && path !== '') prepareDatabaseFile(path);
   const database = new SqliteDatabase(path);
   try {
     database.pragma('journal_mode = WAL');
@@ -58,6 +59,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     apiKeys: new SqlApiKeyStore(db),
     tokens: new SqlTokenStore(db),
     loginFailures: new SqlLoginFailureStore(db),
+    revokedSessions: new SqlRevokedSessionStore(db),
     close: () => db.destroy(),
   };
 }

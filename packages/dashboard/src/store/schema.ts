@@ -24,6 +24,8 @@ export interface UsersTable {
   session_epoch: number;
   created_at: number;
   updated_at: number;
+  /** When the identity provider last vouched for `groups` (proxy and OAuth users). */
+  groups_seen_at: number | null;
 }
 
 export interface ApiKeysTable {
@@ -54,6 +56,16 @@ export interface LoginFailuresTable {
   failures: number;
   locked_until: number | null;
   updated_at: number;
+  /** Locks in a row (each twice as long as the one before); forgotten after a quiet day. */
+  lockouts: number;
+}
+
+export interface RevokedSessionsTable {
+  /** The session's random id (`sid` in the cookie). */
+  id: string;
+  user_id: string;
+  /** When the session would have expired anyway: the row may go after that. */
+  expires_at: number;
 }
 
 export interface Database {
@@ -61,4 +73,5 @@ export interface Database {
   api_keys: ApiKeysTable;
   tokens: TokensTable;
   login_failures: LoginFailuresTable;
+  revoked_sessions: RevokedSessionsTable;
 }

@@ -26,6 +26,19 @@ export class SqlTokenStore implements TokenStore {
       .execute();
   }
 
+  async newestUsable(purpose: TokenPurpose, userId: string, now: number): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('tokens')
+      .select((eb) => eb.fn.max('created_at').as('newest'))
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    const newest = row?.newest;
+    return newest === null || newest === undefined ? null : Number(newest);
+  }
+
   /**
    * One conditional UPDATE: the database lets only one of two concurrent statements change the
    * row (SQLite runs them one at a time, PostgreSQL re-checks the condition after the row lock).

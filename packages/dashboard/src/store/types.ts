@@ -31,6 +31,11 @@ export interface UserRecord {
   sessionEpoch: number;
   createdAt: number;
   updatedAt: number;
+  /**
+   * Proxy and OAuth users: when the identity provider last vouched for `groups` (a sign-in, a
+   * proxied request, a Bearer JWT); null for builtin users and for groups never vouched for.
+   */
+  groupsSeenAt: number | null;
 }
 
 export interface NewUser {
@@ -66,6 +71,11 @@ export interface ExternalProfile {
   email: string | null;
   displayName: string | null;
   groups: string[];
+  /**
+   * Whether the provider vouches that the address belongs to the user (OpenID `email_verified`,
+   * or the trusted proxy's header); false when left out. Grants by e-mail need it.
+   */
+  emailVerified?: boolean;
 }
 
 /** A unique field already taken: a builtin username or e-mail (case-insensitive). */
@@ -85,11 +95,15 @@ export interface UserStore {
   findBySubject(provider: StoredProvider, subject: string): Promise<UserRecord | undefined>;
   /** Throws UniqueViolation for a taken builtin username or e-mail. */
   create(user: NewUser): Promise<UserRecord>;
-  /** Proxy and OAuth users: creates the record on first sight, refreshes its profile afterwards. */
+  /**
+   * Proxy and OAuth users: creates the record on first sight, refreshes its profile afterwards;
+   * `groupsSeenAt` becomes `now` (default: the clock).
+   */
   upsertExternal(
     provider: 'proxy' | 'oauth',
     subject: string,
     profile: ExternalProfile,
+    now?: number,
   ): Promise<UserRecord>;
   /** Undefined when there is no such user. Throws UniqueViolation like create. */
   update(id: string, patch: UserPatch): Promise<UserRecord | undefined>;
@@ -149,6 +163,13 @@ export interface TokenStore {
   consume(purpose: TokenPurpose, hash: string, now: number): Promise<string | undefined>;
   /** Makes every unused token of the user and purpose unusable (a newer one replaces them). */
   revokeForUser(purpose: TokenPurpose, userId: string, now: number): Promise<void>;
+  /** When the newest still-usable token of the user and purpose was issued, or null. */
+  newestUsable(purpose: TokenPurpose, userId: string, now: number): Promise<number | null>;
+}
+
+export interface LockoutBackoff {
+  maxLockoutMs: number;
+  memoryMs: number;
 }
 
 export interface LoginFailureStore {
@@ -156,16 +177,30 @@ export interface LoginFailureStore {
   lockedUntil(key: string, now: number): Promise<number | null>;
   /**
    * Counts one failure, atomically. A lock that lapsed starts the count again from zero. When the
-   * count reaches maxAttempts the key is locked until now + lockoutMs. Returns the lock's end, or
-   * null when not locked.
+   * count reaches maxAttempts the key is locked until now + lockoutMs, or with `backoff` for
+   * lockoutMs × 2^(earlier locks in a row), at most backoff.maxLockoutMs; the locks in a row are
+   * forgotten after backoff.memoryMs without a failure. Returns the lock's end, or null.
    */
   recordFailure(
     key: string,
     now: number,
     maxAttempts: number,
     lockoutMs: number,
+    backoff?: LockoutBackoff,
   ): Promise<number | null>;
   reset(key: string): Promise<void>;
+  /** Forgets every count of an account: its own and those of each (account, source) pair. */
+  resetAccount(accountKey: string): Promise<void>;
+}
+
+/**
+ * Sessions ended before their time (logout). A session is known by the random id in its cookie;
+ * rows are kept until the session would have expired anyway, then pruned.
+ */
+export interface RevokedSessionStore {
+  /** Records the session as ended; also removes rows whose sessions have expired by `now`. */
+  revoke(id: string, userId: string, expiresAt: number, now: number): Promise<void>;
+  isRevoked(id: string): Promise<boolean>;
 }
 
 export interface Store {
@@ -174,5 +209,6 @@ export interface Store {
   apiKeys: ApiKeyStore;
   tokens: TokenStore;
   loginFailures: LoginFailureStore;
+  revokedSessions: RevokedSessionStore;
   close(): Promise<void>;
 }

@@ -38,6 +38,7 @@ function toUser(row: Selectable<UsersTable>): UserRecord {
     sessionEpoch: row.session_epoch,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    groupsSeenAt: row.groups_seen_at,
   };
 }
 
@@ -129,6 +130,7 @@ export class SqlUserStore implements UserStore {
           session_epoch: 0,
           created_at: now,
           updated_at: now,
+          groups_seen_at: null,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -142,8 +144,8 @@ export class SqlUserStore implements UserStore {
     provider: 'proxy' | 'oauth',
     subject: string,
     profile: ExternalProfile,
+    now = Date.now(),
   ): Promise<UserRecord> {
-    const now = Date.now();
     const row = await this.db
       .insertInto('users')
       .values({
@@ -158,11 +160,12 @@ export class SqlUserStore implements UserStore {
         groups: JSON.stringify(profile.groups),
         role_override: null,
         password_hash: null,
-        email_verified: 0,
+        email_verified: profile.emailVerified === true ? 1 : 0,
         disabled: 0,
         session_epoch: 0,
         created_at: now,
         updated_at: now,
+        groups_seen_at: now,
       })
       .onConflict((oc) =>
         oc.columns(['provider', 'subject']).doUpdateSet((eb) => ({
@@ -170,7 +173,9 @@ export class SqlUserStore implements UserStore {
           email: eb.ref('excluded.email'),
           display_name: eb.ref('excluded.display_name'),
           groups: eb.ref('excluded.groups'),
+          email_verified: eb.ref('excluded.email_verified'),
           updated_at: eb.ref('excluded.updated_at'),
+          groups_seen_at: eb.ref('excluded.groups_seen_at'),
         })),
       )
       .returningAll()

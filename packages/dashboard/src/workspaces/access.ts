@@ -4,23 +4,29 @@ import {
   type Workspace,
   type WorkspaceRole,
 } from '@paddock/kube';
-import type { User } from '../auth/user.js';
+import type { Principal } from '../auth/identity.js';
 
 /** Who asks for a workspace, as far as workspace access reads it. */
 export interface Subject {
   /** Anonymous users (anonymous mode) get only what anonymousAccess gives. */
   anonymous: boolean;
   username: string;
+  /** A verified e-mail address only: direct grants by e-mail never go to an unverified one. */
   email?: string | undefined;
   groups: readonly string[];
 }
 
-/** The subject of a dashboard user (an API key's requests carry its owner's user). */
-export function subjectOf(user: User): Subject {
+/**
+ * The subject of a dashboard caller (an API key's requests carry its owner's user). The e-mail
+ * counts only when verified: anyone can sign up with someone else's address, and must not inherit
+ * that address's grants.
+ */
+export function subjectOf(principal: Pick<Principal, 'user' | 'emailVerified'>): Subject {
+  const { user } = principal;
   return {
     anonymous: user.provider === 'anonymous',
     username: user.username,
-    email: user.email,
+    email: principal.emailVerified ? user.email : undefined,
     groups: user.groups,
   };
 }

@@ -1,9 +1,9 @@
 import type { Kube, Workspace, WorkspaceRole } from '@paddock/kube';
 import { apiError } from '../http/errors.js';
+import type { Principal } from '../auth/identity.js';
 import { subjectOf } from './access.js';
 import type { WorkspaceDirectory } from './directory.js';
 import type { WorkspaceTokens } from './tokens.js';
-import type { User } from '../auth/user.js';
 
 /** The workspace side of the dashboard: who sees what, and the cluster as each role. */
 export interface Workspaces {
@@ -32,12 +32,12 @@ export function isObjectName(name: string): boolean {
 }
 
 /**
- * The workspace `name` as `user` may use it. One the user holds no role in answers exactly as one
+ * The workspace `name` as the caller may use it. One the caller holds no role in answers exactly as one
  * that does not exist, so that names do not leak.
  */
 export function workspaceFor(
   workspaces: Workspaces | undefined,
-  user: User,
+  principal: Pick<Principal, 'user' | 'emailVerified'>,
   name: string,
   now: Date,
 ): WorkspaceInUse {
@@ -45,7 +45,7 @@ export function workspaceFor(
     throw apiError('unavailable', 'no cluster is configured, so there are no workspaces');
   }
   const found = isObjectName(name)
-    ? workspaces.directory.find(name, subjectOf(user), now)
+    ? workspaces.directory.find(name, subjectOf(principal), now)
     : undefined;
   if (found === undefined) throw apiError('not_found', `no workspace named "${name}"`);
   return {

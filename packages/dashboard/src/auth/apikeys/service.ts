@@ -16,8 +16,14 @@ export const MAX_KEY_NAME_CHARS = 100;
 /** How stale `lastUsed` may get: a key used all the time is written at most this often. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 const DAY_MS = 86_400_000;
-/** Verified keys kept in memory. Revocation by this process applies at once, by another replica within USER_RECORD_TTL_MS. */
+/**
+ * Verified keys kept in memory. Revocation by this process applies at once, by another replica
+ * within REVOCATION_BOUND_MS: a cached key record expires that long after it was read from the
+ * store, however often the key is used meanwhile.
+ */
 const MAX_VERIFIED_KEYS = 10_000;
+/** The longest a key revoked on one replica stays usable on another. */
+export const REVOCATION_BOUND_MS = USER_RECORD_TTL_MS;
 
 /** A key as listed: never its secret. */
 export interface ApiKeyView {
@@ -63,7 +69,7 @@ export class ApiKeys {
   /** Keys verified lately, by id: a busy script sends the same key with every request. */
   private readonly verified = new ExpiringCache<string, ApiKeyRecord>(
     MAX_VERIFIED_KEYS,
-    USER_RECORD_TTL_MS,
+    REVOCATION_BOUND_MS,
   );
 
   constructor(
@@ -119,8 +125,12 @@ export class ApiKeys {
   async verify(key: string, now: number): Promise<ApiKeyRecord | undefined> {
     const parts = verifyApiKeySignature(key, this.signingKey);
     if (!parts) return undefined;
-    const record =
-      this.verified.get(parts.id, now) ?? (await this.store.apiKeys.findById(parts.id));
+    let record = this.verified.get(parts.id, now);
+    if (!record) {
+      record = await this.store.apiKeys.findById(parts.id);
+      // Cached only when read from the store: the entry's expiry never slides with use.
+      if (record) this.verified.set(record.id, record, now, record.expiresAt ?? Infinity);
+    }
     if (!record || !matches(record, parts)) return undefined;
     if (record.revokedAt !== null) return undefined;
     if (record.expiresAt !== null && now >= record.expiresAt) return undefined;
@@ -128,7 +138,6 @@ export class ApiKeys {
       await this.store.apiKeys.touch(record.id, now);
       record.lastUsedAt = now;
     }
-    this.verified.set(record.id, record, now, record.expiresAt ?? Infinity);
     return record;
   }
 }
