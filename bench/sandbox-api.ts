@@ -31,6 +31,8 @@ async function startApi(workspace: string, flags: string[]) {
       '127.0.0.1:0',
       '-api-addr',
       '127.0.0.1:0',
+      // Loopback only: dev mode trusts the identity header, with no proxy in front to prove it.
+      '-dev-mode',
       '-workspace',
       workspace,
       ...flags,

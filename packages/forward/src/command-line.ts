@@ -15,7 +15,7 @@ Target (the sandbox's human-facing API, usually behind a routing service):
   --url URL                 base URL, e.g. https://ws.example/ (or PADDOCK_FORWARD_URL)
   --token TOKEN             sent as Authorization: Bearer TOKEN (or PADDOCK_FORWARD_TOKEN)
   --cookie COOKIE           sent as the Cookie header (or PADDOCK_FORWARD_COOKIE)
-  --header 'Name: value'    an extra header; repeatable (e.g. 'X-Forwarded-Sub: alice' without a proxy)
+  --header 'Name: value'    an extra header; repeatable (e.g. 'X-Forwarded-Sub: alice' to a sandbox in dev mode)
                             (or PADDOCK_FORWARD_HEADERS, one 'Name: value' per line)
   --credentials-file FILE   JSON {"url", "token", "cookie", "headers": {...}}; must be mode 0600
 

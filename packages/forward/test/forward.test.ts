@@ -9,11 +9,21 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, start, tempDir } from '@paddock/testing';
-import { as, startApiSandbox, type RunningApiSandbox } from '../../sandbox/test/support/sandbox.js';
+import {
+  as,
+  startApiSandbox,
+  TEST_PROXY_SECRET,
+  type RunningApiSandbox,
+} from '../../sandbox/test/support/sandbox.js';
 import { FORWARD_BIN, run, runForward, type RunResult } from './support/run.js';
 
-/** The identity the proxy would set, given as the developer's --header. */
-const IDENTITY = ['--header', 'X-Forwarded-Sub: alice'];
+/** The identity and proof the proxy would set, given as the developer's --header. */
+const IDENTITY = [
+  '--header',
+  'X-Forwarded-Sub: alice',
+  '--header',
+  `X-Paddock-Proof: ${TEST_PROXY_SECRET}`,
+];
 /** A credential for the routing service (the sandbox ignores it): it must never reach the ssh config. */
 const TOKEN = 'secret-token-123';
 /** Size of the files copied back and forth: several frames and socket buffers, to exercise backpressure. */
@@ -140,13 +150,17 @@ describe('paddock-forward against a real sandbox and OpenSSH', () => {
     };
     assert.equal(stored.url, `${sandbox.apiBase}/`);
     assert.equal(stored.token, TOKEN);
-    assert.deepEqual(stored.headers, { 'X-Forwarded-Sub': 'alice' });
+    assert.deepEqual(stored.headers, {
+      'X-Forwarded-Sub': 'alice',
+      'X-Paddock-Proof': TEST_PROXY_SECRET,
+    });
     assert.equal(stored.sshKey.keyFile, keyFile);
 
     const config = await readFile(sshConfig, 'utf8');
     assert.equal((await stat(sshConfig)).mode & 0o777, 0o600);
     assert.ok(!config.includes(TOKEN), 'the token is not in the ssh config');
     assert.ok(!config.includes('X-Forwarded-Sub'), 'the headers are not in the ssh config');
+    assert.ok(!config.includes(TEST_PROXY_SECRET), 'the proof is not in the ssh config');
     assert.equal(config.match(/^Host dev$/gm)?.length, 1);
     assert.match(
       config,
@@ -331,7 +345,7 @@ describe('paddock-forward failures', () => {
     assert.equal(result.code, 1);
     assert.match(
       result.stderr,
-      /^paddock-forward: GET http:\/\/127\.0\.0\.1:\d+\/api\/ssh-port answered 401: the X-Forwarded-Sub header is required \(.*\)\n$/,
+      /^paddock-forward: GET http:\/\/127\.0\.0\.1:\d+\/api\/ssh-port answered 401: a valid X-Paddock-Proof header is required: reach the sandbox through its proxy \(.*\)\n$/,
     );
   });
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,8 +88,12 @@ export async function localComponents(platform: LocalPlatform): Promise<Componen
   const secrets = await localSecrets(dashboardDir);
   const workspace = await sampleWorkspace(platform.dataDir);
   // Dev mode stands in for the identity a proxy would set; off loopback anyone could act as `dev`
-  // (a terminal, SSH keys), so there the human API wants the identity headers like in production.
+  // (a terminal, SSH keys), so there the human API wants the identity headers like in production,
+  // with the proof of a proxy: a secret made at each start and shown in the banner. MCP off
+  // loopback needs a bearer token, made the same way.
   const devMode = isLoopback(host);
+  const apiProof = devMode ? undefined : randomBytes(32).toString('hex');
+  const mcpToken = devMode ? undefined : randomBytes(32).toString('base64url');
   return [
     ...cluster,
     {
@@ -109,13 +113,25 @@ export async function localComponents(platform: LocalPlatform): Promise<Componen
         '-workspace',
         workspace,
       ],
+      ...(apiProof !== undefined && mcpToken !== undefined
+        ? {
+            env: {
+              SVC_API_PROXY_SECRET_SHA256: createHash('sha256').update(apiProof).digest('hex'),
+              SVC_MCP_TOKEN: mcpToken,
+            },
+          }
+        : {}),
       readyUrl: url(host, sandboxPort, '/readyz'),
       banner: [
         `MCP over HTTP+SSE:        ${url(host, sandboxPort, '/sse')}`,
         `MCP over Streamable HTTP: ${url(host, sandboxPort, '/mcp')}`,
-        devMode
-          ? `human API (dev mode):     ${url(host, sandboxPort + 1, '/api/docs')}`
-          : `human API (needs X-Forwarded-Sub, --host is not loopback): ${url(host, sandboxPort + 1, '/api/docs')}`,
+        ...(devMode
+          ? [`human API (dev mode):     ${url(host, sandboxPort + 1, '/api/docs')}`]
+          : [
+              `MCP token (--host is not loopback): Authorization: Bearer ${mcpToken}`,
+              `human API (--host is not loopback): ${url(host, sandboxPort + 1, '/api/docs')}`,
+              `  send X-Forwarded-Sub: <you> and X-Paddock-Proof: ${apiProof}`,
+            ]),
         `sample workspace:         ${workspace}`,
       ],
     },

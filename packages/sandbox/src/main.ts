@@ -9,8 +9,11 @@ import {
   loggingFromEnv,
   packageInfo,
   Shutdown,
+  UsageError,
 } from '@paddock/common';
-import { checkWorkspace, parseFlags, USAGE } from './cli/flags.js';
+import { checkWorkspace, mcpExposure, parseFlags, USAGE } from './cli/flags.js';
+import { missingProgram, missingProgramLine } from './cli/required-programs.js';
+import { apiProofFor } from './api/identity-proof.js';
 import { stderrAudit } from './api/audit.js';
 import { createApiListener } from './api/listener.js';
 import { apiModules } from './api/modules.js';
@@ -19,6 +22,7 @@ import { ToolSet } from './mcp/dispatch.js';
 import { createMcpListener } from './mcp/listener.js';
 import { killAllProcessGroups, killAllProcessGroupsNow } from './mcp/process-group.js';
 import { TOOLS } from './mcp/tools/index.js';
+import { beginStop } from './process/stop-deadline.js';
 import { childEnvironment, parsePatternFile, Scrubber, secretsFromEnv } from './scrub/index.js';
 import { Workspace } from './workspace/containment.js';
 
@@ -30,10 +34,21 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   if ('version' in outcome) return void process.stdout.write(`${version}\n`);
   const { flags } = outcome;
   await checkWorkspace(flags.workspace);
+  // Grep and Glob run ripgrep: without it the sandbox says so in one line rather than start.
+  const missing = missingProgram(env);
+  if (missing !== undefined) {
+    process.stderr.write(`${missingProgramLine(missing)}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const config = loadConfig(sandboxEnv, env);
+  const exposure = mcpExposure(flags, config.SVC_MCP_TOKEN !== undefined);
+  if (exposure.outcome === 'refuse') throw new UsageError(exposure.message);
+  const proof = flags.apiAddr ? apiProofFor(flags.devMode, config) : undefined;
   const extraPatterns = await readPatterns(config.SVC_SCRUB_PATTERNS_FILE);
 
   const logger = createLogger({ name: 'paddock-sandbox', ...loggingFromEnv(env) });
+  if (exposure.outcome === 'warn') logger.warn(exposure.message);
   const workspace = await Workspace.open(flags.workspace);
   const secrets = secretsFromEnv(env);
   if (config.SVC_MCP_TOKEN !== undefined) secrets.push(config.SVC_MCP_TOKEN);
@@ -47,6 +62,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
       workspace,
       childEnv,
       scrub: (text) => scrubber.scrub(text),
+      scrubView: (text) => scrubber.view(text),
     },
     logger,
     {
@@ -58,7 +74,12 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   // /readyz answers 200 only once every listener of this process is up, not just the first one.
   let started = false;
   mcp.health.addCheck('listeners', () => started);
-  const shutdown = new Shutdown({ logger })
+  // One grace budget for the whole process: every stop step, and every kill, ends by its deadline.
+  const shutdown = new Shutdown({
+    logger,
+    graceMs: config.SVC_SHUTDOWN_GRACE_MS,
+    onBegin: (budget) => beginStop(budget.forceAt),
+  })
     .add('process groups', killAllProcessGroups)
     .add('mcp listener', mcp.close)
     .listen();
@@ -91,6 +112,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
       workspace,
       features,
       devMode: flags.devMode,
+      proof,
+      selfPorts: [bound.port],
       logger,
       audit: stderrAudit,
       childEnv,
@@ -99,7 +122,12 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     shutdown.add('api listener', api.close);
     const apiBound = await listen(api.app, flags.apiAddr);
     logger.info(
-      { apiAddr: formatAddress(apiBound), ...features, devMode: flags.devMode },
+      {
+        apiAddr: formatAddress(apiBound),
+        ...features,
+        devMode: flags.devMode,
+        proof: proof?.mode ?? 'none',
+      },
       'human-facing API listening',
     );
   }

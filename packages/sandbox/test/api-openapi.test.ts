@@ -80,7 +80,7 @@ describe('the OpenAPI description and the route table', () => {
         const listener = await createApiListener({
           workspace,
           features,
-          devMode: false,
+          devMode: true,
           logger: silentLogger(),
           audit: () => {},
           childEnv: {},
@@ -176,17 +176,18 @@ describe('the OpenAPI description and the route table', () => {
       assert.ok(forward.includes(text), text);
   });
 
-  it('documents the identity headers as apiKey schemes, X-Forwarded-Sub required by every operation', () => {
+  it('documents the proof and identity headers as apiKey schemes, the proof required by every operation', () => {
     const schemes = served.components.securitySchemes;
     assert.deepEqual(
       Object.values(schemes).map((s) => [s.type, s.in, s.name]),
       [
+        ['apiKey', 'header', 'X-Paddock-Proof'],
         ['apiKey', 'header', 'X-Forwarded-Sub'],
         ['apiKey', 'header', 'X-Forwarded-User'],
         ['apiKey', 'header', 'X-Forwarded-Groups'],
       ],
     );
-    for (const requirement of served.security) assert.ok('forwardedSub' in requirement);
+    for (const requirement of served.security) assert.ok('proxyProof' in requirement);
     assert.match(served.info.description, /Never expose this listener directly/);
   });
 

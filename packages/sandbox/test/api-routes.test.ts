@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { tempDir } from '@paddock/testing';
 import { allowedMethods, API_ROUTES, pathMatches, type RouteSpec } from '../src/api/routes.js';
 import { DEV_IDENTITY, identityFromHeaders } from '../src/api/identity.js';
-import { as, startApiSandbox, type RunningApiSandbox } from './support/sandbox.js';
+import { as, PROOF, startApiSandbox, type RunningApiSandbox } from './support/sandbox.js';
 
 const none = { api: false, exec: false, portForward: false, ssh: false };
 
@@ -83,10 +83,20 @@ describe('the 401/404 matrix of flags and routes', () => {
       });
       after(() => sandbox.stop());
 
-      it('answers 401 on every route without X-Forwarded-Sub, before anything else', async () => {
+      it('answers 401 on every route without the proxy’s proof or X-Forwarded-Sub, before anything else', async () => {
         for (const route of API_ROUTES) {
           const { method, path } = requestFor(route);
-          const res = await fetch(`${sandbox.apiBase}${path}`, { method });
+          const bare = await fetch(`${sandbox.apiBase}${path}`, {
+            method,
+            headers: { 'x-forwarded-sub': 'alice' },
+          });
+          assert.equal(bare.status, 401, `${method} ${path}`);
+          assert.deepEqual(await bare.json(), {
+            error: 'unauthorized',
+            message:
+              'a valid X-Paddock-Proof header is required: reach the sandbox through its proxy',
+          });
+          const res = await fetch(`${sandbox.apiBase}${path}`, { method, headers: PROOF });
           assert.equal(res.status, 401, `${method} ${path}`);
           assert.deepEqual(await res.json(), {
             error: 'unauthorized',

@@ -16,6 +16,7 @@ describe('sandbox command line', () => {
         enablePortForward: false,
         enableSsh: false,
         devMode: false,
+        allowUnauthenticatedMcp: false,
         workspace: '/srv/ws',
       },
     });
@@ -67,6 +68,7 @@ describe('sandbox command line', () => {
     [['-addr', '1.2.3.4:99999', '-workspace', '/x'], /out of range/],
     [[...required, '-api-addr', 'x'], /^invalid value for flag -api-addr/],
     [[...required, '-dev-mode=maybe'], /^invalid boolean value "maybe" for flag -dev-mode$/],
+    [[...required, '-api-addr', ':7071', '-dev-mode'], /^-dev-mode is refused with -api-addr/],
     [['-workspace', '/x', '-addr'], /^flag needs an argument: -addr$/],
   ];
   for (const [argv, message] of mistakes) {

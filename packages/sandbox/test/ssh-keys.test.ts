@@ -188,7 +188,7 @@ describe('public key lines', () => {
       registry.register('bob', keys.ecdsa384!.publicLine);
       assert.throws(
         () => registry.register('carol', keys.ecdsa521!.publicLine),
-        refusal('limit', /3 keys already/),
+        refusal('full', /holds 3 SSH keys, its limit/),
       );
     });
 

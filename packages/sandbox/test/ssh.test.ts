@@ -10,7 +10,13 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { freePort, start, tempDir } from '@paddock/testing';
 import ssh2, { type ClientChannel } from 'ssh2';
-import { as, SANDBOX_BIN, startApiSandbox, type RunningApiSandbox } from './support/sandbox.js';
+import {
+  as,
+  SANDBOX_BIN,
+  startApiSandbox,
+  TEST_PROXY_SECRET_SHA256,
+  type RunningApiSandbox,
+} from './support/sandbox.js';
 
 /** Longest any one ssh, scp or sftp run may take before the test fails. */
 const CLIENT_TIMEOUT_MS = 20_000;
@@ -638,7 +644,14 @@ describe('the SSH server across starts', () => {
         '127.0.0.1:0',
         '-enable-ssh',
       ],
-      { cwd, env: { ...process.env, SVC_LOG_FORMAT: 'json' } },
+      {
+        cwd,
+        env: {
+          ...process.env,
+          SVC_LOG_FORMAT: 'json',
+          SVC_API_PROXY_SECRET_SHA256: TEST_PROXY_SECRET_SHA256,
+        },
+      },
     );
     const [, apiPort] = await sandbox.waitForOutput(/"apiAddr":"127\.0\.0\.1:(\d+)"/, 30_000);
     const res = await fetch(`http://127.0.0.1:${apiPort}/api/ssh-port`, { headers: as('alice') });

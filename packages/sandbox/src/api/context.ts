@@ -2,6 +2,7 @@ import type { Logger } from '@paddock/common';
 import type { Workspace } from '../workspace/containment.js';
 import type { AuditSink } from './audit.js';
 import type { Identity } from './identity.js';
+import type { ProofVerifier } from './identity-proof.js';
 import type { EnabledFeatures } from './routes.js';
 
 /** What every route module of the human-facing listener gets. */
@@ -9,6 +10,17 @@ export interface ApiContext {
   workspace: Workspace;
   features: EnabledFeatures;
   devMode: boolean;
+  /**
+   * How each request proves it came through the proxy. Undefined trusts the X-Forwarded-* headers
+   * as they come, which the sandbox allows in dev mode only (on loopback).
+   */
+  proof?: ProofVerifier | undefined;
+  /**
+   * The ports of the sandbox's own HTTP listeners (MCP, this listener), which a port-forward tunnel
+   * must never reach: through them a tunnel would speak to the sandbox itself, past the proxy. The
+   * embedded SSH server is not among them: the tunnel is its only way in, and it checks keys.
+   */
+  selfPorts: Set<number>;
   logger: Logger;
   audit: AuditSink;
   /** Environment for shells (exec, SSH): the sandbox's own secrets removed. */

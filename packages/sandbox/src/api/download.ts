@@ -262,7 +262,7 @@ export async function sendWorkspaceZip(
       onUnreadable: (path, err) => skip(path, err, 'an unreadable folder'),
     })) {
       if (entry.type === 'dir') {
-        const stats = await lstat(entry.absolute).catch((err: unknown) =>
+        const stats = await lstat(entry.via).catch((err: unknown) =>
           skip(entry.relative, err, 'a vanished folder'),
         );
         if (!stats) continue;
@@ -274,7 +274,9 @@ export async function sendWorkspaceZip(
       } else if (entry.type === 'file') {
         let file: ReadFile | undefined;
         try {
-          file = readOrOpen(entry.absolute);
+          // Through the listed folder's descriptor, never following a symlink: a folder above it
+          // swapped for a symlink meanwhile cannot put an outside file into the zip.
+          file = readOrOpen(entry.via);
         } catch (err) {
           skip(entry.relative, err, 'an unreadable file');
         }

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import type { Logger } from '@paddock/common';
-import type { ChangeEvent, EventRing } from '../workspace/watcher.js';
+import { env, loadConfig, type Logger } from '@paddock/common';
+import { DEFAULT_WATCH_LINGER_MS, type SharedWatcher } from '../workspace/shared-watcher.js';
+import type { ChangeEvent } from '../workspace/watcher.js';
 
 /** Event streams open at once; each costs a socket and a subscription, so the next one gets 503. */
 export const MAX_EVENT_STREAMS = 100;
@@ -49,28 +50,68 @@ export function parseLastEventId(header: string | string[] | undefined): number 
   return /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
 }
 
-/** The open event streams of /api/events, fed from the ring. */
+/**
+ * SVC_API_WATCH_LINGER_SECONDS: how long the watcher outlives its last subscriber (tests shorten
+ * it); DEFAULT_WATCH_LINGER_MS otherwise.
+ */
+export function watchLingerMs(environment: NodeJS.ProcessEnv = process.env): number {
+  const config = loadConfig(
+    {
+      SVC_API_WATCH_LINGER_SECONDS: env.integer(DEFAULT_WATCH_LINGER_MS / 1000, {
+        min: 0,
+        max: 3600,
+      }),
+    },
+    environment,
+  );
+  return config.SVC_API_WATCH_LINGER_SECONDS * 1000;
+}
+
+/**
+ * The open event streams of /api/events, fed from the shared watcher's ring. The watcher runs
+ * while at least one stream is open (and a short linger after), never otherwise.
+ */
 export class EventStreams {
   private readonly open = new Set<ServerResponse>();
+  /** Streams waiting for the watcher's initial scan: they count against the bound too. */
+  private starting = 0;
 
   constructor(
-    private readonly ring: EventRing,
+    private readonly watcher: SharedWatcher,
     private readonly keepAliveMs: number,
     private readonly logger: Logger,
   ) {}
 
   get full(): boolean {
-    return this.open.size >= MAX_EVENT_STREAMS;
+    return this.open.size + this.starting >= MAX_EVENT_STREAMS;
   }
 
   /**
-   * Starts a stream on a hijacked response: replays what the client missed after `lastEventId`
-   * (or a reset), then `ready`, then every change as it happens. Replay and subscription happen in
-   * the same tick, so no event falls between them.
+   * Starts a stream on a hijacked response, starting the watcher for the first subscriber:
+   * replays what the client missed after `lastEventId` (or a reset), then `ready`, then every
+   * change as it happens, and a reset whenever changes went unseen. Replay and subscription happen
+   * in the same tick, so no event falls between them.
    */
-  start(res: ServerResponse, lastEventId: number | undefined): void {
+  async start(res: ServerResponse, lastEventId: number | undefined): Promise<void> {
+    this.starting++;
+    let release: () => void;
+    try {
+      release = await this.watcher.acquire();
+    } catch (err) {
+      this.logger.warn({ err }, 'the workspace watcher did not start');
+      if (!res.headersSent) {
+        res.writeHead(503, { 'content-type': 'application/json; charset=utf-8' });
+      }
+      res.end(
+        JSON.stringify({ error: 'unavailable', message: 'the workspace watcher did not start' }),
+      );
+      return;
+    } finally {
+      this.starting--;
+    }
     // The client may have left while the watcher was getting ready.
-    if (res.destroyed || !res.socket || res.socket.destroyed) return;
+    if (res.destroyed || !res.socket || res.socket.destroyed) return release();
+    const ring = this.watcher.ring;
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
@@ -79,26 +120,31 @@ export class EventStreams {
     });
     res.setTimeout(0);
     if (lastEventId !== undefined) {
-      const missed = this.ring.since(lastEventId);
-      if (missed === 'reset') res.write(formatReset(this.ring.lastId));
+      const missed = ring.since(lastEventId);
+      if (missed === 'reset') res.write(formatReset(ring.lastId));
       else for (const event of missed) res.write(formatChange(event));
     }
-    res.write(formatReady(this.ring.lastId));
+    res.write(formatReady(ring.lastId));
 
     const send = (frame: string) => {
+      if (res.writableEnded || res.destroyed) return; // ended by closeAll, its close not yet seen
       res.write(frame);
       if (res.writableLength > MAX_STREAM_BACKLOG_BYTES) {
         this.logger.warn('event stream dropped: the client is not reading');
         res.destroy();
       }
     };
-    const unsubscribe = this.ring.subscribe((event) => send(formatChange(event)));
+    const unsubscribe = ring.subscribe(
+      (event) => send(formatChange(event)),
+      (lastId) => send(formatReset(lastId)),
+    );
     const keepAlive = setInterval(() => send(': keepalive\n\n'), this.keepAliveMs);
     this.open.add(res);
     res.on('close', () => {
       unsubscribe();
       clearInterval(keepAlive);
       this.open.delete(res);
+      release();
     });
   }
 

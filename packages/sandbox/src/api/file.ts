@@ -1,10 +1,11 @@
-import { constants, createReadStream } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, createReadStream, fstatSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { basename, extname } from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { httpErrors, HttpError } from '@paddock/common';
 import type { FastifyReply } from 'fastify';
+import type { Workspace } from '../workspace/containment.js';
 
 /**
  * Largest answer /api/file sends in one response: a bigger file is refused (413) unless a Range asks
@@ -17,7 +18,8 @@ export const FILE_MAX_BYTES = 100 * 1024 * 1024;
  * Read-only, never blocking (a FIFO swapped in after resolution would otherwise wait for a writer),
  * and never through a symlink swapped in for the last segment after resolution.
  */
-export const OPEN_FOR_READING = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+export const OPEN_FOR_READING =
+  constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW | constants.O_NOCTTY;
 
 export type RangeRequest =
   { kind: 'whole' } | { kind: 'part'; start: number; end: number } | { kind: 'unsatisfiable' };
@@ -205,21 +207,25 @@ export function exactLength(expected: number): Transform {
 
 /**
  * Answers GET (and HEAD) /api/file for `realPath`, a path already contained in the workspace. The
- * file is opened once and everything (type, size, validators, bytes) comes from that handle, so a
- * file replaced meanwhile is served consistently; the bytes are streamed, never read whole. Resolves
- * once the answer is handed to fastify (not when it is sent); throws what the route maps to errors.
+ * file is opened once (Workspace.openInside) and everything (type, size, validators, bytes) comes
+ * from that descriptor, so a file replaced meanwhile is served consistently; the bytes are
+ * streamed, never read whole. Returns once the answer is handed to fastify (not when it is sent);
+ * throws what the route maps to errors.
  */
-export async function sendFile(
+export function sendFile(
   reply: FastifyReply,
   headers: IncomingHttpHeaders,
+  workspace: Workspace,
   realPath: string,
   display: string,
   head: boolean,
-): Promise<void> {
-  const handle = await open(realPath, OPEN_FOR_READING);
-  let handed = false; // once a stream owns the handle, it closes it
+): void {
+  // Opened without following any symlink from the root down and checked to be realPath: a folder
+  // or the file swapped for a symlink after the containment check is refused, never served.
+  const handle = workspace.openInside(realPath, OPEN_FOR_READING);
+  let handed = false; // once a stream owns the descriptor, it closes it
   try {
-    const stats = await handle.stat({ bigint: true });
+    const stats = fstatSync(handle, { bigint: true });
     if (stats.isDirectory())
       throw httpErrors.invalidRequest(`${display} is a directory; use /api/tree`);
     if (!stats.isFile()) throw httpErrors.invalidRequest(`${display} is not a regular file`);
@@ -274,7 +280,7 @@ export async function sendFile(
     handed = true;
     void reply.send(fileStream(handle, plan.start, plan.end));
   } finally {
-    if (!handed) await handle.close();
+    if (!handed) closeSync(handle);
   }
 }
 

@@ -1,15 +1,20 @@
-import { stat } from 'node:fs/promises';
+import { closeSync, constants, fstatSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { HttpError, httpErrors, type Logger } from '@paddock/common';
 import { PathError, type Workspace } from '../workspace/containment.js';
-import { WorkspaceWatcher } from '../workspace/watcher.js';
+import { SharedWatcher } from '../workspace/shared-watcher.js';
 import {
   ClientGone,
   downloadFileName,
   MAX_CONCURRENT_DOWNLOADS,
   sendWorkspaceZip,
 } from './download.js';
-import { DEFAULT_KEEPALIVE_SECONDS, EventStreams, parseLastEventId } from './events.js';
+import {
+  DEFAULT_KEEPALIVE_SECONDS,
+  EventStreams,
+  parseLastEventId,
+  watchLingerMs,
+} from './events.js';
 import { sendFile } from './file.js';
 import type { FeatureModule } from './listener.js';
 import { listTree, TREE_MAX_DEPTH, TREE_MAX_ENTRIES } from './tree.js';
@@ -20,12 +25,9 @@ import { listTree, TREE_MAX_DEPTH, TREE_MAX_ENTRIES } from './tree.js';
  */
 export const filesFeature: FeatureModule = (app, ctx) => {
   const { workspace, logger } = ctx;
-  const watcher = new WorkspaceWatcher(workspace.root, logger);
-  const streams = new EventStreams(
-    watcher.ring,
-    keepAliveSeconds(process.env, logger) * 1000,
-    logger,
-  );
+  // Started by the first /api/events subscriber, stopped after the last one (see SharedWatcher).
+  const watcher = new SharedWatcher(workspace.root, logger, watchLingerMs());
+  const streams = new EventStreams(watcher, keepAliveSeconds(process.env, logger) * 1000, logger);
   const downloads = new Set<ServerResponse>();
   let closing = false;
 
@@ -35,8 +37,7 @@ export const filesFeature: FeatureModule = (app, ctx) => {
     const real = await resolve(workspace, queryParam(query, 'path') || '.');
     const display = workspace.relative(real);
     try {
-      const stats = await stat(real);
-      if (!stats.isDirectory())
+      if (!isFolderInside(workspace, real))
         throw httpErrors.invalidRequest(`${display} is not a directory; use /api/file`);
       const listing = await listTree(real, display, {
         maxDepth: depth,
@@ -54,7 +55,7 @@ export const filesFeature: FeatureModule = (app, ctx) => {
     const real = await resolve(workspace, path);
     const display = workspace.relative(real);
     try {
-      await sendFile(reply, req.headers, real, display, req.method === 'HEAD');
+      sendFile(reply, req.headers, workspace, real, display, req.method === 'HEAD');
     } catch (err) {
       throw fsError(err, display);
     }
@@ -63,11 +64,10 @@ export const filesFeature: FeatureModule = (app, ctx) => {
 
   // HEAD would open a stream or build a zip for nothing: these two answer GET only (HEAD gets 405).
   app.get('/api/events', { exposeHeadRoute: false }, async (req, reply) => {
-    await watcher.ready;
     if (streams.full)
       throw httpErrors.unavailable('too many event streams are open; try again later');
     reply.hijack();
-    streams.start(reply.raw, parseLastEventId(req.headers['last-event-id']));
+    await streams.start(reply.raw, parseLastEventId(req.headers['last-event-id']));
   });
 
   app.get('/api/download', { exposeHeadRoute: false }, async (req, reply) => {
@@ -96,7 +96,7 @@ export const filesFeature: FeatureModule = (app, ctx) => {
     }
   });
 
-  // Registration does not wait for the watcher's initial scan: only /api/events needs it.
+  // Nothing watches the workspace until /api/events has a subscriber.
   return Promise.resolve({
     close: async () => {
       closing = true;
@@ -137,6 +137,19 @@ function queryParam(query: Record<string, unknown>, name: string): string | unde
   throw httpErrors.invalidRequest(`the ${name} query parameter must be given once`);
 }
 
+/** Whether `real` is a folder, asked of a descriptor opened without following symlinks. */
+function isFolderInside(workspace: Workspace, real: string): boolean {
+  const fd = workspace.openInside(
+    real,
+    constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY,
+  );
+  try {
+    return fstatSync(fd).isDirectory();
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The caller's path contained in the workspace; anything the containment refuses is a 400. */
 async function resolve(workspace: Workspace, userPath: string): Promise<string> {
   try {
@@ -150,6 +163,8 @@ async function resolve(workspace: Workspace, userPath: string): Promise<string> 
 /** A file-system error the caller's path caused, as the envelope says it; others pass unchanged. */
 function fsError(err: unknown, display: string): unknown {
   if (err instanceof HttpError) return err;
+  // Changed between the containment check and the open: refused like any path outside.
+  if (err instanceof PathError) return httpErrors.invalidRequest(err.message);
   switch ((err as NodeJS.ErrnoException | null)?.code) {
     case 'ENOENT':
     case 'ENOTDIR':
@@ -159,6 +174,9 @@ function fsError(err: unknown, display: string): unknown {
       return httpErrors.forbidden(`permission denied: ${display}`);
     case 'ELOOP':
       return httpErrors.invalidRequest(`${display} became a symlink; ask again`);
+    case 'ENXIO':
+      // open(2) of a socket (or a device nothing serves): never a file to send.
+      return httpErrors.invalidRequest(`${display} is not a regular file`);
     default:
       return err;
   }

@@ -3,6 +3,7 @@ import { createHttpApp } from '@paddock/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiContext, FeatureHandle } from './context.js';
 import { identityFromHeaders, type Identity } from './identity.js';
+import { verifyProof } from './identity-proof.js';
 import { allowedMethods } from './routes.js';
 
 /** Request bodies of this listener are small JSON documents (SSH keys). */
@@ -14,9 +15,11 @@ export type FeatureModule = (
   ctx: ApiContext,
 ) => Promise<FeatureHandle | void>;
 
-export interface ApiListenerOptions extends ApiContext {
+export interface ApiListenerOptions extends Omit<ApiContext, 'selfPorts'> {
   /** The modules to mount, each already chosen by its flag (always-on ones included). */
   modules: readonly FeatureModule[];
+  /** Ports of the sandbox's other listeners (MCP); this listener's own port is added when bound. */
+  selfPorts?: readonly number[];
 }
 
 export interface ApiListener {
@@ -27,9 +30,11 @@ export interface ApiListener {
 }
 
 /**
- * The human-facing listener (-api-addr). Every request passes the identity hook first: without
- * X-Forwarded-Sub (and without -dev-mode) it is answered 401 before any routing decision, so an
- * unauthenticated caller learns nothing, not even which features are on.
+ * The human-facing listener (-api-addr). Every request passes the identity hook first: without a
+ * valid X-Paddock-Proof (when a proof is configured, the default outside dev mode), or without
+ * X-Forwarded-Sub (and without -dev-mode), it is answered 401 before any routing decision, so an
+ * unauthenticated caller learns nothing, not even which features are on. WebSocket upgrades pass
+ * the same hook before the handshake.
  */
 export async function createApiListener(options: ApiListenerOptions): Promise<ApiListener> {
   const { logger } = options;
@@ -61,19 +66,31 @@ export async function createApiListener(options: ApiListenerOptions): Promise<Ap
   });
 
   app.decorateRequest('identity', null as unknown as Identity);
-  app.addHook('onRequest', (req, reply, done) => {
-    const identity = identityFromHeaders(req.headers, options.devMode);
-    if (!identity) {
-      void reply
-        .code(401)
-        .send({ error: 'unauthorized', message: 'the X-Forwarded-Sub header is required' });
+  const { proof } = options;
+  app.addHook('onRequest', async (req, reply) => {
+    if (proof) {
+      const outcome = await verifyProof(req.headers, proof);
+      if (!outcome.ok)
+        return reply.code(401).send({ error: 'unauthorized', message: outcome.reason });
+      req.identity = outcome.identity;
       return;
     }
+    const identity = identityFromHeaders(req.headers, options.devMode);
+    if (!identity) {
+      return reply
+        .code(401)
+        .send({ error: 'unauthorized', message: 'the X-Forwarded-Sub header is required' });
+    }
     req.identity = identity;
-    done();
   });
 
-  const { modules, ...ctx } = options;
+  const selfPorts = new Set(options.selfPorts ?? []);
+  app.server.on('listening', () => {
+    const address = app.server.address();
+    if (address !== null && typeof address === 'object') selfPorts.add(address.port);
+  });
+  const { modules, selfPorts: _given, ...rest } = options;
+  const ctx: ApiContext = { ...rest, selfPorts };
   const handles: FeatureHandle[] = [];
   for (const module of modules) {
     const handle = await module(app, ctx);

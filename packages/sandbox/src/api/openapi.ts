@@ -128,13 +128,18 @@ const DESCRIPTION = `The human-facing API of one Paddock workspace sandbox, serv
 file reads, a change feed, a zip download, a terminal, TCP tunnels and SSH keys for a developer's own
 tools.
 
-**Trust model.** The sandbox authenticates no one. It trusts the identity headers \`X-Forwarded-Sub\`
-(required), \`X-Forwarded-User\` and \`X-Forwarded-Groups\` (optional), which an auth-terminating
-routing service sets after it has authenticated the caller; that service must strip any copies a
-client sends. **Never expose this listener directly**: whoever reaches it can claim any identity.
-Without \`X-Forwarded-Sub\` every request is answered 401 before routing, so an unauthenticated caller
-learns nothing, not even which features are on. \`-dev-mode\` replaces missing headers with
-\`Sub=dev, User=dev\` and must never be used in production.
+**Trust model.** The sandbox authenticates no one itself: it serves whoever the auth-terminating
+proxy in front of it vouches for, and every request must prove it came through that proxy with the
+\`X-Paddock-Proof\` header (the default outside \`-dev-mode\`). Either the proxy signs a short-lived
+token (EdDSA or ES256, at most 5 minutes, for this sandbox's audience; \`SVC_API_PROOF_PUBLIC_KEY\`,
+\`SVC_API_PROOF_AUDIENCE\`) that carries the identity, or a generic reverse proxy sends a static
+secret (the sandbox holds only its SHA-256, \`SVC_API_PROXY_SECRET_SHA256\`) beside the identity
+headers \`X-Forwarded-Sub\` (required), \`X-Forwarded-User\` and \`X-Forwarded-Groups\` (optional). With
+a token, identity headers a request carries must equal the token's claims. Without a valid proof,
+or without an identity, every request is answered 401 before routing, WebSocket upgrades included,
+so an unauthenticated caller learns nothing, not even which features are on.
+**Never expose this listener directly.** \`-dev-mode\` (loopback only) trusts the headers as they
+come and replaces missing ones with \`Sub=dev, User=dev\`; it must never be used in production.
 
 **Features.** Each group of routes is mounted only when its flag is on (\`-enable-api\`,
 \`-enable-exec\`, \`-enable-port-forward\`, \`-enable-ssh\`); the routes of a disabled feature answer
@@ -158,7 +163,11 @@ function buildDocument(version: string): OpenApiDocument {
       { name: 'ssh', description: 'The embedded SSH server (`-enable-ssh`)' },
       { name: 'self-description', description: 'This description (always mounted)' },
     ],
-    security: [{ forwardedSub: [], forwardedUser: [], forwardedGroups: [] }, { forwardedSub: [] }],
+    security: [
+      { proxyProof: [], forwardedSub: [], forwardedUser: [], forwardedGroups: [] },
+      { proxyProof: [], forwardedSub: [] },
+      { proxyProof: [] },
+    ],
     paths: {
       '/api/tree': {
         get: operation('api', {
@@ -394,7 +403,9 @@ function buildDocument(version: string): OpenApiDocument {
               name: 'port',
               in: 'query',
               required: true,
-              description: 'The port on the sandbox’s 127.0.0.1 to connect to.',
+              description:
+                'The port on the sandbox’s 127.0.0.1 to connect to. The sandbox’s own listeners ' +
+                '(MCP, this API, SSH) are refused with 400.',
               schema: { type: 'integer', minimum: 1, maximum: 65535 },
             },
           ],
@@ -416,7 +427,8 @@ function buildDocument(version: string): OpenApiDocument {
             '`X-Forwarded-Sub`. Accepted types: ssh-ed25519, ecdsa-sha2-nistp256/384/521, and ' +
             'ssh-rsa of 2048 bits or more. The `id` is derived from the key, so registering the ' +
             'same key again answers 200 with the existing record. A key another user registered, ' +
-            'or more than 20 keys per user (1000 per sandbox), answers 409. Keys live in memory ' +
+            'or more than 20 keys per user, answers 409; a sandbox holding 1000 keys answers ' +
+            '503 until keys are deleted. Keys live in memory ' +
             'and are gone when the sandbox stops. Each new key writes the audit line ' +
             '`api ssh-authorized-keys sub=… type=…`.',
           tags: ['ssh'],
@@ -437,6 +449,7 @@ function buildDocument(version: string): OpenApiDocument {
             '404': ref('NotFound'),
             '409': ref('Conflict'),
             '413': ref('PayloadTooLarge'),
+            '503': ref('Unavailable'),
           },
         }),
         get: operation('ssh', {
@@ -597,13 +610,24 @@ function buildDocument(version: string): OpenApiDocument {
     },
     components: {
       securitySchemes: {
+        proxyProof: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Paddock-Proof',
+          description:
+            'Required outside `-dev-mode`. The proof that the request came through the proxy: a ' +
+            'token the proxy signed for this sandbox (EdDSA or ES256; claims `sub`, `user`, ' +
+            '`groups`, `aud`, `iat`, `exp`; at most 300 s of life, 30 s of clock skew), or the ' +
+            'static secret of a proxy that cannot sign. Missing or invalid → 401.',
+        },
         forwardedSub: {
           type: 'apiKey',
           in: 'header',
           name: 'X-Forwarded-Sub',
           description:
-            'Required. The caller’s stable subject (e.g. the OIDC `sub`), set by the auth-terminating ' +
-            'proxy: the audit identifier and the owner of SSH keys. Missing → 401.',
+            'The caller’s stable subject (e.g. the OIDC `sub`), set by the auth-terminating ' +
+            'proxy: the audit identifier and the owner of SSH keys. Required unless the proof is a ' +
+            'signed token (which carries it; then it must equal the token’s `sub`). Missing → 401.',
         },
         forwardedUser: {
           type: 'apiKey',
@@ -698,7 +722,10 @@ function buildDocument(version: string): OpenApiDocument {
         BadRequest: errorResponse(
           'The request is malformed (a parameter, the body, a path outside the workspace).',
         ),
-        Unauthorized: errorResponse('`X-Forwarded-Sub` is missing (and `-dev-mode` is off).'),
+        Unauthorized: errorResponse(
+          '`X-Paddock-Proof` is missing or invalid, or `X-Forwarded-Sub` is missing or does not ' +
+            'match the proof (and `-dev-mode` is off).',
+        ),
         Forbidden: errorResponse('The sandbox may not read that path (permission denied).'),
         NotFound: errorResponse(
           'Nothing there: the route’s feature is off, or the file, folder or key does not exist.',

@@ -65,6 +65,23 @@ export function parsePortQuery(query: Record<string, unknown>): Parsed<number> {
   return { ok: true, value: port };
 }
 
+/**
+ * The tunnel's target, refused when it is one of the sandbox's own HTTP listeners (MCP, the human
+ * API): reached from inside the sandbox, they would take requests that never passed the proxy. The
+ * embedded SSH server stays reachable: the tunnel is its only way in, and it authenticates by key.
+ * The tunnel's host is always 127.0.0.1, which reaches a listener bound to loopback or to every
+ * address on that port, so the port alone decides.
+ */
+export function checkTarget(port: Parsed<number>, selfPorts: ReadonlySet<number>): Parsed<number> {
+  if (port.ok && selfPorts.has(port.value)) {
+    return {
+      ok: false,
+      error: `port ${port.value} is one of the sandbox's own listeners; a tunnel reaches only the workspace's services`,
+    };
+  }
+  return port;
+}
+
 /** The close reason when the target fails: what happened, and to which address. */
 export function targetFailureReason(code: string | undefined, port: number): string {
   const what =
@@ -84,7 +101,7 @@ export const portForwardFeature: FeatureModule = (app, ctx) => {
     mountWebSocketRoute(
       app,
       '/api/port-forward',
-      parsePortQuery,
+      (query) => checkTarget(parsePortQuery(query), ctx.selfPorts),
       (socket, query, sub) => new Tunnel(socket, query, sub, ctx),
     ),
   );

@@ -1,13 +1,10 @@
-import type { Stats } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { lstatSync, type Stats } from 'node:fs';
 import { entryType, walk, type EntryType, type WalkEntry } from '../workspace/walk.js';
 
 /** Entries one tree answer lists at most; a client asks for a sub-path or a depth for the rest. */
 export const TREE_MAX_ENTRIES = 10_000;
 /** Deepest `depth` a caller may ask for; without one the walk goes as deep as the entry cap allows. */
 export const TREE_MAX_DEPTH = 32;
-/** lstat calls in flight at once while describing entries: enough to hide the thread-pool latency. */
-const LSTAT_BATCH = 64;
 
 export interface TreeEntry {
   /** Relative to the workspace root, '/'-separated. */
@@ -35,27 +32,20 @@ export async function listTree(
   prefix: string,
   options: { maxDepth?: number; maxEntries: number },
 ): Promise<TreeListing> {
-  const found: WalkEntry[] = [];
+  const entries: TreeEntry[] = [];
   let truncated = false;
   for await (const entry of walk(absolute, {
     order: 'breadth-first',
     maxDepth: options.maxDepth,
   })) {
-    if (found.length === options.maxEntries) {
+    if (entries.length === options.maxEntries) {
       truncated = true;
       break;
     }
-    found.push(entry);
-  }
-
-  const entries: TreeEntry[] = [];
-  for (let i = 0; i < found.length; i += LSTAT_BATCH) {
-    const batch = found.slice(i, i + LSTAT_BATCH);
-    const stats = await Promise.all(batch.map((e) => lstat(e.absolute).catch(() => undefined)));
-    batch.forEach((entry, j) => {
-      const s = stats[j];
-      if (s) entries.push(describe(entry, s, prefix));
-    });
+    // Described while its folder is open, through that folder: never the stats of what a folder
+    // swapped for a symlink meanwhile leads to. An entry that vanished since is left out.
+    const stats = lstatOrUndefined(entry.via);
+    if (stats) entries.push(describe(entry, stats, prefix));
   }
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { entries, truncated };
@@ -70,4 +60,16 @@ function describe(entry: WalkEntry, stats: Stats, prefix: string): TreeEntry {
     size: type === 'dir' ? 0 : stats.size,
     mtime: stats.mtime.toISOString(),
   };
+}
+
+/**
+ * Synchronous on purpose, like the containment check: one fast system call on the local disk, and
+ * the entry's folder is open only until the walk moves on.
+ */
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }

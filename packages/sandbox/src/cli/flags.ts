@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { parseAddress, UsageError, type Address } from '@paddock/common';
+import { formatAddress, parseAddress, UsageError, type Address } from '@paddock/common';
 
 /** The sandbox's command line, exactly the specification's flag table. */
 export interface SandboxFlags {
@@ -10,6 +10,8 @@ export interface SandboxFlags {
   enablePortForward: boolean;
   enableSsh: boolean;
   devMode: boolean;
+  /** -allow-unauthenticated-mcp: serve MCP beyond loopback without SVC_MCP_TOKEN. */
+  allowUnauthenticatedMcp: boolean;
   workspace: string;
 }
 
@@ -21,6 +23,7 @@ const BOOLEAN_FLAGS = {
   'enable-port-forward': 'enablePortForward',
   'enable-ssh': 'enableSsh',
   'dev-mode': 'devMode',
+  'allow-unauthenticated-mcp': 'allowUnauthenticatedMcp',
 } as const;
 const VALUE_FLAGS = ['addr', 'api-addr', 'workspace'] as const;
 
@@ -36,7 +39,10 @@ Flags:
   -enable-exec            mount /api/exec (WebSocket pseudo-terminal)
   -enable-port-forward    mount /api/port-forward (WebSocket TCP tunnel to 127.0.0.1 only)
   -enable-ssh             start the embedded SSH server on 127.0.0.1
-  -dev-mode               without identity headers, act as Sub=dev, User=dev (never in production)
+  -dev-mode               without identity headers, act as Sub=dev, User=dev (never in production;
+                          refused unless -api-addr is a loopback address)
+  -allow-unauthenticated-mcp
+                          serve MCP on a non-loopback -addr without SVC_MCP_TOKEN (refused otherwise)
   -workspace DIR          workspace directory (required)
   -h, --help              show this help
   --version               print the version
@@ -93,18 +99,25 @@ export function parseFlags(argv: readonly string[]): FlagsOutcome {
   if (values.workspace === undefined || values.workspace === '') {
     throw new UsageError('-workspace is required');
   }
+  const apiAddr =
+    values['api-addr'] === undefined || values['api-addr'] === ''
+      ? undefined
+      : address('api-addr', values['api-addr']);
+  if (booleans.devMode && apiAddr && !isLoopbackHost(apiAddr.host)) {
+    throw new UsageError(
+      `-dev-mode is refused with -api-addr ${formatAddress(apiAddr)}: dev mode lets anyone act as "dev", so it listens on loopback only (e.g. 127.0.0.1:${apiAddr.port})`,
+    );
+  }
   return {
     flags: {
       addr: address('addr', values.addr),
-      apiAddr:
-        values['api-addr'] === undefined || values['api-addr'] === ''
-          ? undefined
-          : address('api-addr', values['api-addr']),
+      apiAddr,
       enableApi: booleans.enableApi ?? false,
       enableExec: booleans.enableExec ?? false,
       enablePortForward: booleans.enablePortForward ?? false,
       enableSsh: booleans.enableSsh ?? false,
       devMode: booleans.devMode ?? false,
+      allowUnauthenticatedMcp: booleans.allowUnauthenticatedMcp ?? false,
       workspace: values.workspace,
     },
   };
@@ -115,4 +128,45 @@ export async function checkWorkspace(folder: string): Promise<void> {
   const info = await stat(folder).catch(() => undefined);
   if (!info) throw new UsageError(`-workspace ${folder} does not exist`);
   if (!info.isDirectory()) throw new UsageError(`-workspace ${folder} is not a directory`);
+}
+
+/**
+ * Whether a listen host is reachable from this machine only: `localhost`, 127.0.0.0/8, ::1 (and
+ * its IPv4-mapped form). The unspecified addresses (0.0.0.0, ::) and every other name are not.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return (
+    h === 'localhost' ||
+    h === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) ||
+    /^::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
+  );
+}
+
+/** What the MCP listener's address and token mean at start: refuse, warn loudly, or nothing. */
+export type McpExposure =
+  { outcome: 'ok' } | { outcome: 'refuse'; message: string } | { outcome: 'warn'; message: string };
+
+/**
+ * An MCP listener beyond loopback without SVC_MCP_TOKEN lets every peer that reaches it run
+ * commands in the workspace: refused unless -allow-unauthenticated-mcp says it is meant (then a
+ * loud warning at start).
+ */
+export function mcpExposure(
+  flags: Pick<SandboxFlags, 'addr' | 'allowUnauthenticatedMcp'>,
+  tokenSet: boolean,
+): McpExposure {
+  if (tokenSet || isLoopbackHost(flags.addr.host)) return { outcome: 'ok' };
+  const where = formatAddress(flags.addr);
+  if (!flags.allowUnauthenticatedMcp) {
+    return {
+      outcome: 'refuse',
+      message: `-addr ${where} is not loopback and SVC_MCP_TOKEN is not set: anyone who reaches it could run commands in the workspace. Set SVC_MCP_TOKEN, listen on 127.0.0.1, or pass -allow-unauthenticated-mcp if network policy is the enforcement`,
+    };
+  }
+  return {
+    outcome: 'warn',
+    message: `UNAUTHENTICATED MCP: -addr ${where} is not loopback and SVC_MCP_TOKEN is not set; every peer that reaches it can run commands in the workspace (-allow-unauthenticated-mcp)`,
+  };
 }

@@ -2,17 +2,20 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { createHttpApp, Health, type Logger } from '@paddock/common';
+import { createHttpApp, Health, type Logger, type StopBudget } from '@paddock/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InFlight } from './in-flight.js';
 import { killAllProcessGroupsNow } from './process-group.js';
 import { createMcpServer, type McpContext } from './server.js';
 import { SessionState } from './session.js';
-import { McpSessions, type McpSession } from './sessions.js';
+import { IDLE_SWEEP_MS, McpSessions, type McpSession } from './sessions.js';
 
 /** Largest JSON-RPC message accepted (a Write of a large file travels in one message). */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-/** Shutdown waits this long for tool calls in flight (the specification's window is 10 s). */
+/**
+ * Shutdown waits this long for tool calls in flight when it is given no budget (the
+ * specification's window is 10 s); a process's shutdown passes its one shared budget instead.
+ */
 export const SHUTDOWN_WAIT_MS = 9_500;
 
 /** JSON-RPC error codes used at the transport edge. */
@@ -28,6 +31,8 @@ export interface McpListenerOptions {
   token: string | undefined;
   allowedOrigins: readonly string[];
   keepAliveMs: number;
+  /** The clock of session idleness; tests inject one. */
+  clock?: () => number;
 }
 
 export interface McpListener {
@@ -35,8 +40,11 @@ export interface McpListener {
   sessions: McpSessions;
   /** Readiness of /readyz; the process adds checks for what else must be up before it serves. */
   health: Health;
-  /** Stops accepting, waits for tool calls in flight, drops streams, ends every session. */
-  close: () => Promise<void>;
+  /**
+   * Stops accepting, waits for tool calls in flight (until the budget's forcing moment), drops
+   * streams, ends every session.
+   */
+  close: (budget?: StopBudget) => Promise<void>;
 }
 
 type McpBaseContext = Omit<McpContext, 'track' | 'logger'>;
@@ -51,6 +59,15 @@ function sendError(
     .code(status)
     .header('content-type', 'application/json')
     .send({ jsonrpc: '2.0', id: null, error: { code, message } });
+}
+
+/**
+ * The client a session is counted against: its remote address (IPv4-mapped IPv6 written as IPv4).
+ * Behind a proxy every session counts against the proxy, which then needs its own bound.
+ */
+export function clientOf(req: FastifyRequest): string {
+  const address = req.socket.remoteAddress ?? 'unknown';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
 }
 
 function sameSecret(given: string, expected: string): boolean {
@@ -72,7 +89,7 @@ export function createMcpListener(
   const app = createHttpApp({ logger });
   const health = new Health();
   health.register(app);
-  const sessions = new McpSessions();
+  const sessions = new McpSessions(options.clock);
   const inFlight = new InFlight();
   let closing = false;
   const context: McpContext = {
@@ -80,12 +97,13 @@ export function createMcpListener(
     logger,
     track: (work) => inFlight.track(work),
   };
-  const idleTimer = setInterval(() => void sessions.endIdle(), 60_000).unref();
+  const idleTimer = setInterval(() => void sessions.endIdle(), IDLE_SWEEP_MS).unref();
 
   function openSession(
     kind: McpSession['kind'],
     transport: McpSession['transport'],
     id: string,
+    req: FastifyRequest,
   ): McpSession {
     const state = new SessionState();
     return {
@@ -93,9 +111,21 @@ export function createMcpListener(
       kind,
       transport,
       state,
-      lastSeen: Date.now(),
+      client: clientOf(req),
+      lastSeen: sessions.now(),
       server: createMcpServer(context, state),
     };
+  }
+
+  /** Adds a session, logging the sessions its client (or the process) had to give up for it. */
+  function addSession(session: McpSession): void {
+    const evicted = sessions.add(session);
+    if (evicted.length > 0) {
+      logger.info(
+        { client: session.client, ended: evicted.length },
+        'MCP sessions ended to make room for a new one (least recently used first)',
+      );
+    }
   }
 
   void app.register((mcp, _opts, done) => {
@@ -187,8 +217,8 @@ export function createMcpListener(
       return body as JSONRPCMessage;
     }
 
-    function refuseWhenFull(reply: FastifyReply): boolean {
-      if (!sessions.full && !closing) return false;
+    function refuseWhenClosing(reply: FastifyReply): boolean {
+      if (!closing) return false;
       void sendError(
         reply,
         503,
@@ -209,13 +239,13 @@ export function createMcpListener(
           'Accept must include text/event-stream',
         );
       }
-      if (refuseWhenFull(reply)) return reply;
+      if (refuseWhenClosing(reply)) return reply;
       reply.hijack();
       const res = reply.raw;
       const transport = new SSEServerTransport('/message', res);
-      const session = openSession('sse', transport, transport.sessionId);
+      const session = openSession('sse', transport, transport.sessionId, req);
       session.stream = res;
-      sessions.add(session);
+      addSession(session);
       transport.onclose = () => void sessions.end(session.id);
       await session.server.connect(transport);
       const keepAlive = setInterval(() => res.write(': keepalive\n\n'), options.keepAliveMs);
@@ -254,16 +284,16 @@ export function createMcpListener(
         session = sessions.get(id, 'streamable');
         if (!session) return sendError(reply, 404, JSONRPC.SESSION_NOT_FOUND, 'Session not found');
       } else if (isInitializeRequest(message)) {
-        if (refuseWhenFull(reply)) return reply;
+        if (refuseWhenClosing(reply)) return reply;
         const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (sessionId) => {
             fresh.id = sessionId;
-            sessions.add(fresh);
+            addSession(fresh);
           },
           onsessionclosed: (sessionId) => void sessions.end(sessionId),
         });
-        const fresh = openSession('streamable', transport, '');
+        const fresh = openSession('streamable', transport, '', req);
         transport.onclose = () => {
           if (transport.sessionId) void sessions.end(transport.sessionId);
         };
@@ -306,12 +336,12 @@ export function createMcpListener(
     done();
   });
 
-  const close = async () => {
+  const close = async (budget?: StopBudget) => {
     closing = true;
     health.startDraining();
     clearInterval(idleTimer);
     const closed = new Promise<void>((resolve) => app.server.close(() => resolve()));
-    const finished = await inFlight.idle(SHUTDOWN_WAIT_MS);
+    const finished = await inFlight.idle(budget ? budget.remainingMs() : SHUTDOWN_WAIT_MS);
     if (!finished) {
       logger.warn({ calls: inFlight.size }, 'tool calls still running at shutdown; killing them');
       // The grace period is spent: no time is left for SIGTERM's own grace.

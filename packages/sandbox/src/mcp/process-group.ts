@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
-import { GROUP_POLL_MS, groupHasLiveMembers, KILL_GRACE_MS } from '../process/group-signals.js';
-
-/** How long to wait for a SIGKILLed group to disappear before giving up on it. */
-const SIGKILL_WAIT_MS = 5_000;
+import { GROUP_POLL_MS, KILL_GRACE_MS } from '../process/group-signals.js';
+import { sessionMembers, signalSession, SIGKILL_WAIT_MS } from '../process/session-signals.js';
+import { escalationTime, stopDeadline } from '../process/stop-deadline.js';
 /** How long after the shell exits its output pipes may take to close before they are cut. */
 const OUTPUT_DRAIN_MS = 500;
 
@@ -29,9 +28,11 @@ export interface SpawnOptions {
 const liveGroups = new Set<ProcessGroup>();
 
 /**
- * `bash -c <command>` as the leader of its own process group (and session), so that it and
- * everything it starts can be signalled together. A command's processes end with it: when the
- * shell exits, whatever it left running in its group is terminated too.
+ * `bash -c <command>` as the leader of its own session (setsid), so that it and everything it
+ * starts can be signalled together: every process group of the session, so that a job that
+ * `set -m` moved to a group of its own is reached too (see process/session-signals.ts). A
+ * command's processes end with it: when the shell exits, whatever it left running in its session
+ * is terminated too.
  */
 export class ProcessGroup {
   readonly pid: number | undefined;
@@ -113,32 +114,36 @@ export class ProcessGroup {
     return this.done;
   }
 
-  /** Sends a signal to every process of the group, now. */
+  /** Sends a signal to every process of the command's session, now. */
   signalGroup(signal: NodeJS.Signals): void {
     if (this.pid === undefined || this.finished) return;
-    try {
-      process.kill(-this.pid, signal);
-    } catch {
-      // ESRCH: the group is already gone.
-    }
+    signalSession(this.pid, signal);
   }
 
   private killGroup(): Promise<void> {
     this.killing ??= (async () => {
       this.signalGroup('SIGTERM');
-      if (await this.untilGone(KILL_GRACE_MS)) return;
+      this.signalGroup('SIGCONT'); // a stopped job acts on SIGTERM only once continued
+      const startedAt = Date.now();
+      // The grace ends early when the sandbox's shutdown must force everything sooner.
+      if (await this.untilGone(() => escalationTime(startedAt, KILL_GRACE_MS, stopDeadline()))) {
+        return;
+      }
       this.signalGroup('SIGKILL');
-      await this.untilGone(SIGKILL_WAIT_MS);
+      const killedAt = Date.now();
+      await this.untilGone(() => killedAt + SIGKILL_WAIT_MS);
     })();
     return this.killing;
   }
 
-  /** True once the shell has exited and no live process remains in its group, within `ms`. */
-  private async untilGone(ms: number): Promise<boolean> {
-    const deadline = Date.now() + ms;
+  /**
+   * True once the shell has exited and no live process remains in its session, false at
+   * `until()` (read again at each poll, so that a shutdown starting meanwhile shortens it).
+   */
+  private async untilGone(until: () => number): Promise<boolean> {
     for (;;) {
       if (this.leaderExited && !(await this.hasLiveMembers())) return true;
-      if (Date.now() >= deadline) return false;
+      if (Date.now() >= until()) return false;
       // Wake at once when the shell exits; after that, poll the rest of the group.
       await (this.leaderExited
         ? delay(GROUP_POLL_MS)
@@ -146,9 +151,9 @@ export class ProcessGroup {
     }
   }
 
-  private async hasLiveMembers(): Promise<boolean> {
-    if (this.pid === undefined) return false;
-    return groupHasLiveMembers(this.pid);
+  private hasLiveMembers(): Promise<boolean> {
+    if (this.pid === undefined) return Promise.resolve(false);
+    return Promise.resolve(sessionMembers(this.pid).length > 0);
   }
 }
 
@@ -163,17 +168,17 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   }
 }
 
-/** Starts `bash -c <command>` in its own process group; see ProcessGroup. */
+/** Starts `bash -c <command>` in its own session; see ProcessGroup. */
 export function spawnProcessGroup(command: string, options: SpawnOptions): ProcessGroup {
   return new ProcessGroup(command, options);
 }
 
-/** Terminates every process group the sandbox started and still running, and waits for them. */
+/** Terminates the session of every command the sandbox started and still running, and waits. */
 export async function killAllProcessGroups(): Promise<void> {
   await Promise.all([...liveGroups].map((group) => group.terminate()));
 }
 
-/** SIGKILLs every live group at once, synchronously: for a process 'exit' handler, the last resort. */
+/** SIGKILLs every live session at once, synchronously: for a process 'exit' handler, the last resort. */
 export function killAllProcessGroupsNow(): void {
   for (const group of liveGroups) group.signalGroup('SIGKILL');
 }

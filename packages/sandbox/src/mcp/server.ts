@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '@paddock/common';
+import type { ScrubSegment } from '../scrub/scrubber.js';
 import type { Workspace } from '../workspace/containment.js';
 import { callTool, type ToolSet } from './dispatch.js';
 import type { SessionState } from './session.js';
@@ -13,6 +14,8 @@ export interface McpContext {
   workspace: Workspace;
   childEnv: NodeJS.ProcessEnv;
   scrub: (text: string) => string;
+  /** The scrubber's view of a text, for Edit and Write to map redaction markers back. */
+  scrubView?: (text: string) => ScrubSegment[];
   logger: Logger;
   /** Counts tool calls in flight, so shutdown can wait for them. */
   track: <T>(work: Promise<T>) => Promise<T>;
@@ -39,6 +42,7 @@ export function createMcpServer(context: McpContext, session: SessionState): Ser
           workspace: context.workspace,
           session,
           childEnv: context.childEnv,
+          ...(context.scrubView ? { scrubView: context.scrubView } : {}),
           // The SDK aborts this when the client cancels and when the session's server closes,
           // which is how a session end and the shutdown reach running tools.
           signal: extra.signal,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ScrubSegment } from '../scrub/scrubber.js';
 import type { Workspace } from '../workspace/containment.js';
 import type { SessionState } from './session.js';
 
@@ -10,6 +11,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The environment for child processes: the sandbox's own secrets already removed. */
   childEnv: NodeJS.ProcessEnv;
+  /**
+   * What the scrubber shows of a text, piece by piece with the real text behind each redaction,
+   * for Edit and Write to map markers back (absent: no scrubbing, markers are plain text).
+   */
+  scrubView?: (text: string) => ScrubSegment[];
 }
 
 /**

@@ -100,6 +100,84 @@ export class Scrubber {
     }
     return current;
   }
+
+  /**
+   * What `scrub` shows of `text`, with what stands behind each redaction: the shown pieces joined
+   * are `scrub(text)`, the real pieces joined are `text`. Edit and Write map the redaction markers
+   * an agent copied from a result back to the file's real text with it (see restore.ts).
+   */
+  view(text: string): ScrubSegment[] {
+    let segments: ScrubSegment[] = [{ shown: text, real: text }];
+    let current = text;
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      let next = current;
+      for (const pass of this.passes) {
+        const redactions: Redaction[] = [];
+        next = runPass(pass, next, redactions);
+        if (redactions.length > 0) segments = splitSegments(segments, redactions);
+      }
+      if (next === current) break;
+      current = next;
+    }
+    return segments;
+  }
+}
+
+/** A piece of a scrubbed text: as shown, and the real text behind it (the same unless redacted). */
+export interface ScrubSegment {
+  shown: string;
+  real: string;
+  /** Set on a redaction: the kind named in its marker `[REDACTED:<kind>]`. */
+  kind?: string;
+}
+
+/** One redaction of a pass: [from, to) of the pass's input replaced by a marker of `kind`. */
+interface Redaction {
+  from: number;
+  to: number;
+  kind: string;
+}
+
+/**
+ * Applies a pass's redactions to the segments of its input. A redaction never overlaps a marker
+ * (runPass skips those), so each lies inside one unredacted segment, which is cut around it.
+ */
+function splitSegments(segments: ScrubSegment[], redactions: Redaction[]): ScrubSegment[] {
+  const out: ScrubSegment[] = [];
+  let offset = 0;
+  let next = 0;
+  for (const segment of segments) {
+    const end = offset + segment.shown.length;
+    if (segment.kind !== undefined) {
+      out.push(segment);
+      offset = end;
+      continue;
+    }
+    let copied = 0;
+    for (; next < redactions.length; next++) {
+      const redaction = redactions[next]!;
+      if (redaction.from >= end) break;
+      const from = redaction.from - offset;
+      const to = redaction.to - offset;
+      if (from < copied || to > segment.shown.length) {
+        throw new Error('a redaction crosses a segment boundary'); // runPass makes this impossible
+      }
+      if (from > copied) out.push(plain(segment.shown.slice(copied, from)));
+      out.push({
+        shown: `${TOKEN_START}${redaction.kind}]`,
+        real: segment.shown.slice(from, to),
+        kind: redaction.kind,
+      });
+      copied = to;
+    }
+    if (copied < segment.shown.length) out.push(plain(segment.shown.slice(copied)));
+    offset = end;
+  }
+  return out;
+}
+
+function plain(text: string): ScrubSegment {
+  return { shown: text, real: text };
 }
 
 function candidate(kind: string, pattern: RegExp, accept?: (text: string) => boolean): Candidate {
@@ -290,8 +368,11 @@ function findStarts(pass: Pass, text: string): Start[] {
     : starts;
 }
 
-/** Scans the text with one pass and returns it with the accepted matches replaced. */
-function runPass(pass: Pass, text: string): string {
+/**
+ * Scans the text with one pass and returns it with the accepted matches replaced; each
+ * replacement is appended to `record` when one is given.
+ */
+function runPass(pass: Pass, text: string, record?: Redaction[]): string {
   if (pass.mayMatch && !pass.mayMatch(text)) return text;
   const starts = findStarts(pass, text);
   let tokens: Array<[number, number]> | undefined;
@@ -309,6 +390,7 @@ function runPass(pass: Pass, text: string): string {
       if (from === to || (accept !== undefined && !accept(text.slice(from, to)))) continue;
       if (overlaps(from, to, (tokens ??= tokenRanges(text)))) continue;
       out += text.slice(copied, from) + `[REDACTED:${kind}]`;
+      record?.push({ from, to, kind });
       copied = to;
       break;
     }

@@ -18,15 +18,22 @@ export const MAX_KEY_LINE_CHARS = 8 * 1024;
 /** Longest comment kept from the key line, and longest `name` label. */
 export const MAX_COMMENT_CHARS = 256;
 export const MAX_NAME_CHARS = 100;
-/** Keys one subject may register: enough for every laptop and CI runner of one person. */
+/**
+ * Keys one subject (a proven identity) may register: enough for every laptop and CI runner of one
+ * person. With the proof of the human API, subjects cannot be made up, so this bound and the next
+ * keep the registry small whatever one user does.
+ */
 export const MAX_KEYS_PER_SUB = 20;
 /** Keys in the whole registry, so that memory stays bounded whatever callers do. */
 export const MAX_KEYS_TOTAL = 1000;
 /** Hex characters of the key blob's SHA-256 used as the id in URLs (64 bits). */
 const ID_HEX_CHARS = 16;
 
-/** Why a registration was refused; the routes map each kind to a status. */
-export type SshKeyErrorKind = 'invalid' | 'conflict' | 'limit';
+/**
+ * Why a registration was refused; the routes map each kind to a status. `limit`: the caller's own
+ * bound; `full`: the whole registry's.
+ */
+export type SshKeyErrorKind = 'invalid' | 'conflict' | 'limit' | 'full';
 
 export class SshKeyError extends Error {
   constructor(
@@ -264,8 +271,8 @@ export class SshKeyRegistry {
     }
     if (this.byBlob.size >= this.limits.total) {
       throw new SshKeyError(
-        'limit',
-        `this sandbox holds ${this.limits.total} keys already; delete unused keys first`,
+        'full',
+        `this sandbox holds ${this.limits.total} SSH keys, its limit; ask its users to delete keys they no longer use`,
       );
     }
     const record: SshKeyRecord = {

@@ -37,6 +37,8 @@ export function keyErrorToHttp(err: SshKeyError): HttpError {
     case 'conflict':
     case 'limit':
       return httpErrors.conflict(err.message);
+    case 'full':
+      return httpErrors.unavailable(err.message);
   }
 }
 

@@ -1,25 +1,34 @@
-import { constants, type Dir, type Stats } from 'node:fs';
 import {
-  chmod,
-  chown,
+  close,
+  closeSync,
+  constants,
+  fchmod,
+  fchown,
+  fstat,
+  fstatSync,
+  ftruncate,
+  futimes,
+  read,
+  write,
+  type Dir,
+  type Stats,
+} from 'node:fs';
+import {
   lstat,
   mkdir,
-  open,
   opendir,
   readlink,
   rename,
   rmdir,
-  stat,
   symlink,
   truncate,
   unlink,
-  utimes,
-  type FileHandle,
 } from 'node:fs/promises';
 import { posix } from 'node:path';
+import { promisify } from 'node:util';
 import type { Logger } from '@paddock/common';
 import ssh2, { type Attributes, type FileEntry, type SFTPWrapper } from 'ssh2';
-import { PathError, type Workspace } from '../workspace/containment.js';
+import { PathError, viaDescriptor, type Workspace } from '../workspace/containment.js';
 
 const { OPEN_MODE, STATUS_CODE } = ssh2.utils.sftp;
 type StatusCode = (typeof STATUS_CODE)[keyof typeof STATUS_CODE];
@@ -39,9 +48,30 @@ const READDIR_BATCH = 100;
  */
 export const MAX_QUEUED_REQUESTS = 4096;
 
+/**
+ * An open file or folder. Both hold a descriptor opened by Workspace.openInside / openFolder
+ * (no symlink followed on the way, checked to be the path): every later request on the handle
+ * goes through it, never through the path again.
+ */
 type Handle =
-  | { kind: 'file'; path: string; file: FileHandle }
-  | { kind: 'dir'; path: string; dir: Dir; done: boolean };
+  | { kind: 'file'; path: string; fd: number }
+  | { kind: 'dir'; path: string; fd: number; dir: Dir; done: boolean };
+
+const readAt = promisify(read);
+const writeAt = promisify(write);
+const fstatOf = promisify(fstat);
+const closeFd = promisify(close);
+
+/** Attribute changes through a descriptor, so they reach what was opened and checked. */
+const fileAttrs = {
+  truncate: promisify(ftruncate),
+  chmod: promisify(fchmod),
+  chown: promisify(fchown),
+  utimes: promisify(futimes),
+};
+
+/** Opens what a STAT or SETSTAT names (symlinks inside followed by resolve), never blocking. */
+const OPEN_TO_INSPECT = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 
 /** The SFTP status for a failed file-system call or a refused path. */
 export function statusOf(err: unknown): { code: StatusCode; message: string } {
@@ -129,6 +159,35 @@ export class SftpPaths {
     const parent = await this.workspace.resolve(posix.dirname(absolute));
     return posix.join(parent, posix.basename(absolute));
   }
+
+  /**
+   * Runs `work` on the entry itself (see entry) as seen through its folder, opened without
+   * following symlinks and checked (Workspace.openFolder): `via` reaches that entry of that very
+   * folder, so a folder swapped for a symlink meanwhile cannot send the operation outside.
+   * `real` is the entry's real path, for messages and checks.
+   */
+  async inFolder<T>(path: string, work: (via: string, real: string) => Promise<T>): Promise<T> {
+    const real = await this.entry(path);
+    // The root itself has no folder inside the workspace; its path was resolved at start and lies
+    // outside what the workspace's users can change.
+    if (real === this.workspace.root) return work(real, real);
+    const fd = this.workspace.openFolder(posix.dirname(real), false);
+    try {
+      return await work(viaDescriptor(fd, posix.basename(real)), real);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Runs `work` on the open descriptor of what `path` names, symlinks inside followed. */
+  async opened<T>(path: string, work: (fd: number) => Promise<T>): Promise<T> {
+    const fd = this.workspace.openInside(await this.follow(path), OPEN_TO_INSPECT);
+    try {
+      return await work(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
 }
 
 export interface SftpOptions {
@@ -215,18 +274,22 @@ export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
     return handle;
   };
 
-  const applyAttrs = async (path: string, attrs: Attributes, file?: FileHandle) => {
+  /**
+   * Applies the attributes the client sent to an open descriptor. Only a size needs a writable
+   * descriptor: a read-only one (a folder, or a file opened for SETSTAT) is truncated through its
+   * /proc path, which reaches the opened file itself.
+   */
+  const applyAttrs = async (fd: number, attrs: Attributes, writable: boolean) => {
     // ssh2 sets only the attributes the client sent; the others stay undefined.
     const a = attrs as Partial<Attributes>;
-    if (a.size !== undefined) await (file ? file.truncate(a.size) : truncate(path, a.size));
-    if (a.mode !== undefined) {
-      await (file ? file.chmod(a.mode & 0o7777) : chmod(path, a.mode & 0o7777));
+    const via = viaDescriptor(fd);
+    if (a.size !== undefined) {
+      await (writable ? fileAttrs.truncate(fd, a.size) : truncate(via, a.size));
     }
-    if (a.uid !== undefined && a.gid !== undefined) {
-      await (file ? file.chown(a.uid, a.gid) : chown(path, a.uid, a.gid));
-    }
+    if (a.mode !== undefined) await fileAttrs.chmod(fd, a.mode & 0o7777);
+    if (a.uid !== undefined && a.gid !== undefined) await fileAttrs.chown(fd, a.uid, a.gid);
     if (a.atime !== undefined && a.mtime !== undefined) {
-      await (file ? file.utimes(a.atime, a.mtime) : utimes(path, a.atime, a.mtime));
+      await fileAttrs.utimes(fd, a.atime, a.mtime);
     }
   };
   const refuseRoot = (path: string) => {
@@ -243,16 +306,30 @@ export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
       checkHandleRoom();
       const path = await paths.follow(filename);
       const mode = (attrs as Partial<Attributes>).mode;
-      const file = await open(path, openFlags(pflags), mode === undefined ? 0o666 : mode & 0o7777);
-      sftp.handle(reqId, addHandle({ kind: 'file', path, file }));
+      // Created, truncated or opened inside the checked folder only (openInside). O_NONBLOCK, as
+      // the open is synchronous: a FIFO must not stall the process; only regular files are served.
+      const fd = options.workspace.openInside(
+        path,
+        openFlags(pflags) | constants.O_NONBLOCK,
+        mode === undefined ? 0o666 : mode & 0o7777,
+      );
+      try {
+        if (!fstatSync(fd).isFile()) {
+          throw new SftpStatus(STATUS_CODE.FAILURE, 'not a regular file');
+        }
+      } catch (err) {
+        closeSync(fd);
+        throw err;
+      }
+      sftp.handle(reqId, addHandle({ kind: 'file', path, fd }));
     }),
   );
 
   sftp.on('READ', (reqId, id, offset, length) =>
     serve(reqId, async () => {
-      const { file } = fileHandle(id);
+      const { fd } = fileHandle(id);
       const buffer = Buffer.allocUnsafe(Math.min(length, MAX_READ_BYTES));
-      const { bytesRead } = await file.read(buffer, 0, buffer.length, offset);
+      const { bytesRead } = await readAt(fd, buffer, 0, buffer.length, offset);
       if (bytesRead === 0 && length > 0) return void sftp.status(reqId, STATUS_CODE.EOF);
       sftp.data(reqId, buffer.subarray(0, bytesRead));
     }),
@@ -260,10 +337,11 @@ export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
 
   sftp.on('WRITE', (reqId, id, offset, data) =>
     serve(reqId, async () => {
-      const { file } = fileHandle(id);
+      const { fd } = fileHandle(id);
       let written = 0;
       while (written < data.length) {
-        const { bytesWritten } = await file.write(
+        const { bytesWritten } = await writeAt(
+          fd,
           data,
           written,
           data.length - written,
@@ -278,17 +356,14 @@ export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
   sftp.on('FSTAT', (reqId, id) =>
     serve(reqId, async () => {
       const handle = anyHandle(id);
-      sftp.attrs(
-        reqId,
-        attrsOf(handle.kind === 'file' ? await handle.file.stat() : await stat(handle.path)),
-      );
+      sftp.attrs(reqId, attrsOf(await fstatOf(handle.fd)));
     }),
   );
 
   sftp.on('FSETSTAT', (reqId, id, attrs) =>
     serve(reqId, async () => {
       const handle = anyHandle(id);
-      await applyAttrs(handle.path, attrs, handle.kind === 'file' ? handle.file : undefined);
+      await applyAttrs(handle.fd, attrs, handle.kind === 'file');
       ok(reqId);
     }),
   );
@@ -306,8 +381,16 @@ export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
     serve(reqId, async () => {
       checkHandleRoom();
       const real = await paths.follow(path);
-      const dir = await opendir(real);
-      sftp.handle(reqId, addHandle({ kind: 'dir', path: real, dir, done: false }));
+      // Listed through the folder's checked descriptor, never through the path again.
+      const fd = options.workspace.openFolder(real, false);
+      let dir: Dir;
+      try {
+        dir = await opendir(viaDescriptor(fd));
+      } catch (err) {
+        closeSync(fd);
+        throw err;
+      }
+      sftp.handle(reqId, addHandle({ kind: 'dir', path: real, fd, dir, done: false }));
     }),
   );
 
@@ -323,7 +406,7 @@ export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
           handle.done = true;
           break;
         }
-        const st = await lstat(posix.join(handle.path, dirent.name)).catch(() => undefined);
+        const st = await lstat(viaDescriptor(handle.fd, dirent.name)).catch(() => undefined);
         if (!st) continue; // removed while listing
         names.push({
           filename: dirent.name,
@@ -337,32 +420,37 @@ export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
   );
 
   sftp.on('LSTAT', (reqId, path) =>
-    serve(reqId, async () => sftp.attrs(reqId, attrsOf(await lstat(await paths.entry(path))))),
+    serve(reqId, async () =>
+      sftp.attrs(reqId, attrsOf(await paths.inFolder(path, (via) => lstat(via)))),
+    ),
   );
 
   sftp.on('STAT', (reqId, path) =>
-    serve(reqId, async () => sftp.attrs(reqId, attrsOf(await stat(await paths.follow(path))))),
+    serve(reqId, async () =>
+      sftp.attrs(reqId, attrsOf(await paths.opened(path, (fd) => Promise.resolve(fstatSync(fd))))),
+    ),
   );
 
   sftp.on('SETSTAT', (reqId, path, attrs) =>
     serve(reqId, async () => {
-      await applyAttrs(await paths.follow(path), attrs);
+      await paths.opened(path, (fd) => applyAttrs(fd, attrs, false));
       ok(reqId);
     }),
   );
 
   sftp.on('REMOVE', (reqId, path) =>
     serve(reqId, async () => {
-      await unlink(await paths.entry(path));
+      await paths.inFolder(path, (via) => unlink(via));
       ok(reqId);
     }),
   );
 
   sftp.on('RMDIR', (reqId, path) =>
     serve(reqId, async () => {
-      const real = await paths.entry(path);
-      refuseRoot(real);
-      await rmdir(real);
+      await paths.inFolder(path, (via, real) => {
+        refuseRoot(real);
+        return rmdir(via);
+      });
       ok(reqId);
     }),
   );
@@ -370,27 +458,30 @@ export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
   sftp.on('MKDIR', (reqId, path, attrs) =>
     serve(reqId, async () => {
       const mode = (attrs as Partial<Attributes>).mode;
-      await mkdir(await paths.entry(path), mode === undefined ? 0o777 : mode & 0o7777);
+      await paths.inFolder(path, (via) => mkdir(via, mode === undefined ? 0o777 : mode & 0o7777));
       ok(reqId);
     }),
   );
 
   sftp.on('RENAME', (reqId, oldPath, newPath) =>
     serve(reqId, async () => {
-      const from = await paths.entry(oldPath);
-      const to = await paths.entry(newPath);
-      refuseRoot(from);
-      refuseRoot(to);
-      // SFTP version 3 RENAME does not overwrite (OpenSSH's server behaves the same).
-      if (
-        await lstat(to).then(
-          () => true,
-          () => false,
-        )
-      ) {
-        throw new SftpStatus(STATUS_CODE.FAILURE, 'the target exists');
-      }
-      await rename(from, to);
+      // Both ends through their checked folders, held open together for the rename.
+      await paths.inFolder(oldPath, (fromVia, from) =>
+        paths.inFolder(newPath, async (toVia, to) => {
+          refuseRoot(from);
+          refuseRoot(to);
+          // SFTP version 3 RENAME does not overwrite (OpenSSH's server behaves the same).
+          if (
+            await lstat(toVia).then(
+              () => true,
+              () => false,
+            )
+          ) {
+            throw new SftpStatus(STATUS_CODE.FAILURE, 'the target exists');
+          }
+          await rename(fromVia, toVia);
+        }),
+      );
       ok(reqId);
     }),
   );
@@ -404,7 +495,7 @@ export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
 
   sftp.on('READLINK', (reqId, path) =>
     serve(reqId, async () => {
-      const target = await readlink(await paths.entry(path));
+      const target = await paths.inFolder(path, (via) => readlink(via));
       sftp.name(reqId, [{ filename: target, longname: target, attrs: {} as Attributes }]);
     }),
   );
@@ -412,10 +503,11 @@ export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
   // ssh2 hands both argument orders (OpenSSH swaps them on the wire) over as (link, target).
   sftp.on('SYMLINK', (reqId, linkPath, targetPath) =>
     serve(reqId, async () => {
-      const link = await paths.entry(linkPath);
-      // The target must land inside too, so that the link does not lead readers out.
-      await options.workspace.resolve(posix.resolve(posix.dirname(link), targetPath));
-      await symlink(targetPath, link);
+      await paths.inFolder(linkPath, async (via, link) => {
+        // The target must land inside too, so that the link does not lead readers out.
+        await options.workspace.resolve(posix.resolve(posix.dirname(link), targetPath));
+        await symlink(targetPath, via);
+      });
       ok(reqId);
     }),
   );
@@ -455,6 +547,9 @@ function sendExitStatus(sftp: SFTPWrapper, status: number): void {
 }
 
 async function closeHandle(handle: Handle): Promise<void> {
-  if (handle.kind === 'file') await handle.file.close();
-  else await handle.dir.close();
+  try {
+    if (handle.kind === 'dir') await handle.dir.close();
+  } finally {
+    await closeFd(handle.fd);
+  }
 }

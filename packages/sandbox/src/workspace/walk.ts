@@ -1,6 +1,7 @@
-import type { Dir, Dirent } from 'node:fs';
+import { closeSync, type Dir, type Dirent } from 'node:fs';
 import { opendir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { openCheckedFolder, viaDescriptor } from './containment.js';
 
 /**
  * Folders no human-facing view of the workspace shows, at any depth: version-control internals and
@@ -19,6 +20,12 @@ export type EntryType = 'file' | 'dir' | 'symlink' | 'other';
 export interface WalkEntry {
   /** Absolute path, as found (symlinks are entries of their own, never followed). */
   absolute: string;
+  /**
+   * A path to the same entry through the descriptor of the folder that was listed (see
+   * viaDescriptor): it reaches this very entry even if a folder above it is swapped for a symlink
+   * meanwhile. Valid only until the walk is asked for its next entry; open or lstat through it.
+   */
+  via: string;
   /** Relative to the folder the walk started from, '/'-separated. */
   relative: string;
   type: EntryType;
@@ -61,9 +68,13 @@ export function entryType(
 
 /**
  * Every entry below `start`, skipping SKIPPED_NAMES and never following symlinks. A folder is read
- * as a stream (opendir) and closed before its subfolders are entered, so one directory handle is
- * open at a time and a huge folder is never held in memory whole; only the names of pending
- * subfolders are kept. Errors reading `start` itself are thrown; below it they go to onUnreadable.
+ * as a stream (opendir) and closed before its subfolders are entered, so one folder is open at a
+ * time and a huge folder is never held in memory whole; only the names of pending subfolders are
+ * kept. Each folder is opened without following a symlink in its last segment and its descriptor
+ * is checked to be the folder's own path (openCheckedFolder) before it is listed, through that
+ * descriptor: a folder swapped for a symlink after it was listed as a folder, or reached through a
+ * parent swapped meanwhile, is refused (onUnreadable), never listed. Errors reading `start` itself
+ * are thrown; below it they go to onUnreadable.
  */
 export async function* walk(start: string, options: WalkOptions): AsyncGenerator<WalkEntry> {
   const pending: PendingFolder[] = [{ absolute: start, relative: '', depth: 0 }];
@@ -71,10 +82,19 @@ export async function* walk(start: string, options: WalkOptions): AsyncGenerator
   while (head < pending.length) {
     const folder = options.order === 'breadth-first' ? pending[head++]! : pending.pop()!;
     if (options.signal?.aborted) return;
+    let fd: number;
     let dir: Dir;
     try {
-      dir = await opendir(folder.absolute);
+      fd = openCheckedFolder(folder.absolute);
     } catch (err) {
+      if (folder.depth === 0) throw err;
+      options.onUnreadable?.(folder.absolute, err);
+      continue;
+    }
+    try {
+      dir = await opendir(viaDescriptor(fd));
+    } catch (err) {
+      closeSync(fd);
       if (folder.depth === 0) throw err;
       options.onUnreadable?.(folder.absolute, err);
       continue;
@@ -86,6 +106,7 @@ export async function* walk(start: string, options: WalkOptions): AsyncGenerator
         if (SKIPPED_NAMES.has(dirent.name)) continue;
         const entry: WalkEntry = {
           absolute: join(folder.absolute, dirent.name),
+          via: viaDescriptor(fd, dirent.name),
           relative: folder.relative === '' ? dirent.name : `${folder.relative}/${dirent.name}`,
           type: entryType(dirent),
           depth: folder.depth + 1,
@@ -106,6 +127,9 @@ export async function* walk(start: string, options: WalkOptions): AsyncGenerator
       // The folder vanished or became unreadable while being listed: what was listed stands.
       if (folder.depth === 0) throw err;
       options.onUnreadable?.(folder.absolute, err);
+    } finally {
+      // for await closes `dir` when the loop ends, returns or throws.
+      closeSync(fd);
     }
     // Depth-first pops from the end: reverse so subfolders are entered in the order listed.
     if (options.order === 'depth-first') subfolders.reverse();

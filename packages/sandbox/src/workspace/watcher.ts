@@ -1,7 +1,6 @@
 import type { Dirent, Stats } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { Logger } from '@paddock/common';
 import { watch, type FSWatcher } from 'chokidar';
 import { isSkippedPath, SKIPPED_NAMES } from './walk.js';
 
@@ -47,6 +46,7 @@ export type Change = Omit<ChangeEvent, 'id'>;
 export class EventRing {
   private readonly slots: (ChangeEvent | undefined)[];
   private readonly listeners = new Set<(event: ChangeEvent) => void>();
+  private readonly gapListeners = new Set<(lastId: number) => void>();
   /** The newest id evicted (or just below the first id): a client at or after it misses nothing. */
   private floor: number;
   private last: number;
@@ -81,10 +81,27 @@ export class EventRing {
     return events;
   }
 
-  /** Calls `listener` for every event pushed from now on; returns the unsubscribe function. */
-  subscribe(listener: (event: ChangeEvent) => void): () => void {
+  /**
+   * Changes went unseen (the watcher was stopped, or dropped a burst): every id kept so far becomes
+   * one a client cannot resume from, so it gets a reset and refetches the tree. Subscribers are told.
+   */
+  gap(): void {
+    this.last++;
+    this.floor = this.last;
+    for (const listener of this.gapListeners) listener(this.last);
+  }
+
+  /**
+   * Calls `listener` for every event pushed from now on, and `onGap` with the id to resume from
+   * whenever changes went unseen; returns the unsubscribe function.
+   */
+  subscribe(listener: (event: ChangeEvent) => void, onGap?: (lastId: number) => void): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    if (onGap) this.gapListeners.add(onGap);
+    return () => {
+      this.listeners.delete(listener);
+      if (onGap) this.gapListeners.delete(onGap);
+    };
   }
 }
 
@@ -243,11 +260,11 @@ function identityOf(kind: ChangeKind, stats: Stats): string {
 }
 
 /**
- * The process's one watcher over the workspace (chokidar, symlinks not followed, .git and
- * node_modules ignored at any depth), feeding an EventRing from the moment it is created.
+ * A watcher over the workspace (chokidar, symlinks not followed, .git and node_modules ignored at
+ * any depth), handing each classified change to `emit` once its initial scan is done. It runs in
+ * the watcher thread (see SharedWatcher), never on the thread that answers requests.
  */
 export class WorkspaceWatcher {
-  readonly ring = new EventRing(EVENT_RING_CAPACITY);
   /** Resolves once the initial scan is done: changes after it are reported. */
   readonly ready: Promise<void>;
   private readonly watcher: FSWatcher;
@@ -257,9 +274,10 @@ export class WorkspaceWatcher {
 
   constructor(
     private readonly root: string,
-    logger: Logger,
+    emit: (change: Change) => void,
+    warn: (err: unknown) => void,
   ) {
-    this.classifier = new ChangeClassifier((change) => this.ring.push(change));
+    this.classifier = new ChangeClassifier(emit);
     this.watcher = watch(root, {
       ignoreInitial: false,
       alwaysStat: true,
@@ -276,8 +294,8 @@ export class WorkspaceWatcher {
     );
     let warned = false;
     this.watcher.on('error', (err) => {
-      // One line: a full inotify table would otherwise log once per folder.
-      if (!warned) logger.warn({ err }, 'workspace watcher: some changes may go unreported');
+      // Once: a full inotify table would otherwise report once per folder.
+      if (!warned) warn(err);
       warned = true;
     });
     this.watcher.on('all', (event, absolute, stats) => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -127,25 +128,45 @@ export interface RunningApiSandbox extends RunningSandbox {
 }
 
 /**
+ * The static secret the test proxy sends in X-Paddock-Proof (the sandboxes of the tests hold its
+ * SHA-256, as a deployment behind a generic reverse proxy does).
+ */
+export const TEST_PROXY_SECRET = 'test-proxy-secret-0123456789abcdef0123456789abcdef';
+export const TEST_PROXY_SECRET_SHA256 = createHash('sha256')
+  .update(TEST_PROXY_SECRET)
+  .digest('hex');
+/** The proof header of the test proxy, for requests and for paddock-forward's --header. */
+export const PROOF = { 'x-paddock-proof': TEST_PROXY_SECRET };
+
+/**
  * Starts the compiled paddock-sandbox with the human-facing listener on a free port and the given
- * flags (e.g. ['-enable-api', '-enable-exec']), and waits until both listeners are up.
+ * flags (e.g. ['-enable-api', '-enable-exec']), and waits until both listeners are up. Outside
+ * -dev-mode it requires the test proxy's proof (see `as`) unless `env` configures another.
  */
 export async function startApiSandbox(
   workspace: string,
   flags: string[],
   env: Record<string, string | undefined> = {},
 ): Promise<RunningApiSandbox> {
+  const proofConfigured =
+    flags.includes('-dev-mode') ||
+    'SVC_API_PROOF_PUBLIC_KEY' in env ||
+    'SVC_API_PROXY_SECRET_SHA256' in env;
   const sandbox = await startSandbox(workspace, {
-    env,
+    env: proofConfigured ? env : { SVC_API_PROXY_SECRET_SHA256: TEST_PROXY_SECRET_SHA256, ...env },
     args: ['-api-addr', '127.0.0.1:0', ...flags],
   });
   const [, port] = await sandbox.waitForOutput(/"apiAddr":"127\.0\.0\.1:(\d+)"/, 30_000);
   return Object.assign(sandbox, { apiPort: Number(port), apiBase: `http://127.0.0.1:${port}` });
 }
 
-/** Identity headers as the auth-terminating proxy in front of the sandbox sets them. */
+/**
+ * Identity headers as the auth-terminating proxy in front of the sandbox sets them, with its proof
+ * (the test proxy's static secret).
+ */
 export function as(sub: string, user = sub, groups: string[] = []): Record<string, string> {
   return {
+    ...PROOF,
     'x-forwarded-sub': sub,
     'x-forwarded-user': user,
     'x-forwarded-groups': groups.join(','),

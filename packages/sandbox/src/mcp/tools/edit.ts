@@ -1,5 +1,4 @@
-import type { Stats } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, readFileSync, type Stats } from 'node:fs';
 import { z } from 'zod';
 import { defineTool, ToolFailure } from '../tool.js';
 import { atomicWrite } from './atomic-write.js';
@@ -13,6 +12,10 @@ import {
   EDIT_SNIPPET_MAX_LINES,
 } from './limits.js';
 import { capLine, numberedLine } from './numbered-lines.js';
+import { REDACTION_NOTE, restoreEditStrings } from './redaction-markers.js';
+
+/** Read-only, never blocking on a FIFO, never a symlink (openInside adds O_NOFOLLOW). */
+const OPEN_FOR_EDITING = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 
 export const editTool = defineTool({
   name: 'Edit',
@@ -21,7 +24,8 @@ export const editTool = defineTool({
     '(whitespace and indentation included) and occur exactly once, unless replace_all is true. ' +
     'The file must have been read with Read in this session and not changed since. Line endings ' +
     'follow the file: in a CRLF file, \\n in old_string and new_string means \\r\\n. The write is ' +
-    'atomic and keeps the file’s permissions. The result shows the edited lines numbered like Read.',
+    'atomic and keeps the file’s permissions. The result shows the edited lines numbered like Read. ' +
+    REDACTION_NOTE,
   input: z.object({
     file_path: z
       .string()
@@ -55,25 +59,32 @@ export const editTool = defineTool({
     }
     const realPath = await ctx.workspace.resolve(file_path);
     const display = ctx.workspace.relative(realPath);
-    let stats: Stats;
+    // One descriptor, opened without following symlinks, gives both the stats and the bytes.
+    let fd: number;
     try {
-      stats = await stat(realPath);
+      fd = ctx.workspace.openInside(realPath, OPEN_FOR_EDITING);
     } catch (err) {
       throw fsFailure(err, display);
     }
-    if (stats.isDirectory()) throw new ToolFailure(`${display} is a directory`);
-    if (!stats.isFile()) throw new ToolFailure(`${display} is not a regular file`);
-    requireFreshRead(ctx.session, realPath, display, stats, 'editing');
-    if (stats.size > EDIT_MAX_FILE_BYTES) {
-      throw new ToolFailure(
-        `${display} is larger than ${EDIT_MAX_FILE_BYTES / 1024 / 1024} MiB; Edit cannot change it`,
-      );
-    }
+    let stats: Stats;
     let bytes: Buffer;
     try {
-      bytes = await readFile(realPath);
-    } catch (err) {
-      throw fsFailure(err, display);
+      stats = fstatSync(fd);
+      if (stats.isDirectory()) throw new ToolFailure(`${display} is a directory`);
+      if (!stats.isFile()) throw new ToolFailure(`${display} is not a regular file`);
+      requireFreshRead(ctx.session, realPath, display, stats, 'editing');
+      if (stats.size > EDIT_MAX_FILE_BYTES) {
+        throw new ToolFailure(
+          `${display} is larger than ${EDIT_MAX_FILE_BYTES / 1024 / 1024} MiB; Edit cannot change it`,
+        );
+      }
+      try {
+        bytes = readFileSync(fd);
+      } catch (err) {
+        throw fsFailure(err, display);
+      }
+    } finally {
+      closeSync(fd);
     }
     if (bytes.length !== stats.size) {
       throw new ToolFailure(`${display} has changed since it was read; read it again`);
@@ -90,14 +101,16 @@ export const editTool = defineTool({
     }
 
     const crlf = usesCrlf(content);
-    let search = old_string;
+    // Strings copied from Read may hold redaction markers: they stand for the file's real text.
+    const strings = restoreEditStrings(ctx, content, display, old_string, new_string, crlf);
+    let search = strings.oldString;
     let count = countOccurrences(content, search);
     if (count === 0 && crlf && search.includes('\n')) {
       search = toCrlf(search);
       count = countOccurrences(content, search);
     }
     // New lines in a CRLF file end with \r\n like the others.
-    const replacement = crlf ? toCrlf(new_string) : new_string;
+    const replacement = crlf ? toCrlf(strings.newString) : strings.newString;
     if (count === 0) {
       throw new ToolFailure(
         `old_string was not found in ${display}; it must match the file exactly, including ` +
@@ -117,7 +130,7 @@ export const editTool = defineTool({
 
     let written: Stats;
     try {
-      written = await atomicWrite(realPath, updated, stats.mode & 0o7777);
+      written = atomicWrite(ctx.workspace, realPath, updated, { mode: stats.mode & 0o7777 });
     } catch (err) {
       throw fsFailure(err, display);
     }

@@ -1,7 +1,10 @@
+import { closeSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PathError, viaDescriptor } from '../../workspace/containment.js';
 import type { ToolContext } from '../tool.js';
 import { ToolFailure } from '../tool.js';
+import { fsFailure } from './fs-failure.js';
 import type { CompiledGlob } from './glob-pattern.js';
 import { runRipgrep } from './ripgrep.js';
 
@@ -35,17 +38,21 @@ export async function listFiles(
   // rg runs inside the base rather than being given it as a path: only then does it apply the
   // anchored rules ("src/gen/") of the .gitignore files above it. Whether the base itself is
   // ignored is asked at the same time.
+  // rg runs in the folder opened and checked (its own view of the descriptor), never in whatever
+  // a path leads to by then; the names it lists are only names, checked again by their users.
   const [allowed, listed] = await Promise.all([
     isNotIgnored(ctx, folder, glob.base),
-    runRipgrep({
-      args: LIST_FLAGS,
-      cwd: join(folder, glob.base),
-      env: ctx.childEnv,
-      signal: ctx.signal,
-      maxRecords: caps.maxFiles,
-      maxBytes: caps.maxBytes,
-      separator: 0,
-    }),
+    inCheckedFolder(ctx, join(folder, glob.base), (cwd) =>
+      runRipgrep({
+        args: LIST_FLAGS,
+        cwd,
+        env: ctx.childEnv,
+        signal: ctx.signal,
+        maxRecords: caps.maxFiles,
+        maxBytes: caps.maxBytes,
+        separator: 0,
+      }),
+    ),
   ]);
   if (listed.exitCode === 2 && listed.records === 0) {
     throw new ToolFailure(`Listing files failed: ${listed.stderr || 'rg exited with an error'}`);
@@ -73,7 +80,12 @@ export async function isPlainSubfolder(folder: string, base: string): Promise<bo
   if (segments.some((s) => s === '' || s === '.' || s === '..' || s === '.git')) return false;
   const lexical = join(folder, base);
   const real = await realpath(lexical).catch(() => undefined);
-  return real === lexical && (await stat(real)).isDirectory();
+  if (real !== lexical) return false;
+  // Gone again since realpath (a concurrent change): not a folder to walk.
+  return stat(real).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
 }
 
 /**
@@ -87,14 +99,43 @@ export async function isNotIgnored(
   base: string,
 ): Promise<boolean> {
   if (base === '') return true;
-  const probe = await runRipgrep({
-    args: [...LIST_FLAGS, '--glob', `/${base.replace(/[\\*?[\]{}!,]/g, '\\$&')}/**`],
-    cwd: folder,
-    env: ctx.childEnv,
-    signal: ctx.signal,
-    maxRecords: 1,
-    maxBytes: Number.MAX_SAFE_INTEGER,
-    separator: 0,
+  // A folder that is gone (or changed) meanwhile holds nothing rg could list: not allowed.
+  const probe = await inCheckedFolder(ctx, folder, (cwd) =>
+    runRipgrep({
+      args: [...LIST_FLAGS, '--glob', `/${base.replace(/[\\*?[\]{}!,]/g, '\\$&')}/**`],
+      cwd,
+      env: ctx.childEnv,
+      signal: ctx.signal,
+      maxRecords: 1,
+      maxBytes: Number.MAX_SAFE_INTEGER,
+      separator: 0,
+    }),
+  ).catch((err: unknown) => {
+    if (err instanceof ToolFailure || err instanceof PathError) return undefined;
+    throw err;
   });
-  return probe.records > 0;
+  return probe !== undefined && probe.records > 0;
+}
+
+/**
+ * Runs `work` with a working folder for rg that is the folder at `realPath` as opened and checked
+ * (Workspace.openFolder): a child process sees the descriptor it inherits at the same path.
+ */
+async function inCheckedFolder<T>(
+  ctx: ToolContext,
+  realPath: string,
+  work: (cwd: string) => Promise<T>,
+): Promise<T> {
+  let fd: number;
+  try {
+    fd = ctx.workspace.openFolder(realPath, false);
+  } catch (err) {
+    // Gone or no longer a folder since it was checked: the caller's failure, like any missing path.
+    throw fsFailure(err, ctx.workspace.relative(realPath), 'Directory');
+  }
+  try {
+    return await work(viaDescriptor(fd));
+  } finally {
+    closeSync(fd);
+  }
 }

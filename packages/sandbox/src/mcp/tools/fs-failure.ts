@@ -16,6 +16,13 @@ export function fsFailure(err: unknown, display: string, what = 'File'): unknown
       return new ToolFailure(`Permission denied: ${display}`);
     case 'EISDIR':
       return new ToolFailure(`${display} is a directory`);
+    case 'ENXIO':
+      // open(2) of a socket (or of a device or FIFO nothing serves): never a file to read.
+      return new ToolFailure(`${display} is not a regular file`);
+    case 'ELOOP':
+      return new ToolFailure(
+        `${display} is a symlink loop, or became a symlink meanwhile; try again`,
+      );
     default:
       return err;
   }

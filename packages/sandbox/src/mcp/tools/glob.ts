@@ -1,15 +1,11 @@
+import { lstatSync, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
-import { isWithin } from '../../workspace/containment.js';
+import { isWithin, viaDescriptor, type Workspace } from '../../workspace/containment.js';
 import { z } from 'zod';
 import { defineTool, ToolFailure } from '../tool.js';
 import { fsFailure } from './fs-failure.js';
-import {
-  GLOB_MAX_RESULTS,
-  GLOB_MAX_SCANNED,
-  GLOB_MAX_SCANNED_BYTES,
-  GLOB_STAT_CONCURRENCY,
-} from './limits.js';
+import { GLOB_MAX_RESULTS, GLOB_MAX_SCANNED, GLOB_MAX_SCANNED_BYTES } from './limits.js';
 import { listFiles } from './file-list.js';
 import { compileGlob, type CompiledGlob } from './glob-pattern.js';
 
@@ -49,15 +45,14 @@ export const globTool = defineTool({
       maxFiles: GLOB_MAX_SCANNED,
       maxBytes: GLOB_MAX_SCANNED_BYTES,
     });
-    const paths = found.paths;
+    // rg's walk looks paths up, so a folder swapped for a symlink meanwhile could show it names
+    // from outside: each listed file is looked at again through its checked folder, and only
+    // regular files found there are shown (with their modification time, for the order).
+    const checked = checkListed(ctx.workspace, folder, found.paths);
+    const paths = checked.map((file) => file.path);
     const where = display === '.' ? '' : ` in ${display}`;
     if (paths.length === 0) return `No files match ${pattern}${where}`;
-
-    const mtimes = await mapLimited(paths, GLOB_STAT_CONCURRENCY, async (p) => {
-      // A file deleted since rg listed it sorts last rather than failing the search.
-      const stats = await stat(join(folder, p)).catch(() => undefined);
-      return stats?.mtimeMs ?? Number.NEGATIVE_INFINITY;
-    });
+    const mtimes = checked.map((file) => file.mtimeMs);
     const order = paths.map((_, i) => i);
     order.sort((a, b) => {
       const age = mtimes[b]! - mtimes[a]!;
@@ -89,20 +84,58 @@ function compilePattern(pattern: string, folder: string): CompiledGlob {
   return compileGlob(relativePattern);
 }
 
-/** Maps over items with at most `limit` calls in flight, keeping the order of the results. */
-async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
+/** A listed file as found again through its checked folder. */
+interface CheckedFile {
+  path: string;
+  mtimeMs: number;
+}
+
+/**
+ * The listed paths (relative to `folder`) that are regular files when looked at through their
+ * folder opened and checked (Workspace.cursor: never through a symlink), in the order given;
+ * the rest are dropped. Paths are taken folder by folder, each folder opened once.
+ * Synchronous system calls, like the containment check: one lstat per file on the local disk.
+ */
+function checkListed(
+  workspace: Workspace,
+  folder: string,
+  paths: readonly string[],
+): CheckedFile[] {
+  const byFolder = new Map<string, number[]>();
+  paths.forEach((path, i) => {
+    const slash = path.lastIndexOf('/');
+    const parent = slash === -1 ? '' : path.slice(0, slash);
+    let group = byFolder.get(parent);
+    if (group === undefined) byFolder.set(parent, (group = []));
+    group.push(i);
+  });
+  const found = new Array<CheckedFile | undefined>(paths.length);
+  const cursor = workspace.cursor();
+  try {
+    // In path order, so that the cursor opens each folder once.
+    for (const parent of [...byFolder.keys()].sort()) {
+      let fd: number;
+      try {
+        fd = cursor.folder(parent === '' ? folder : join(folder, parent));
+      } catch {
+        continue; // gone, or changed meanwhile: none of its files is shown
+      }
+      for (const i of byFolder.get(parent)!) {
+        const path = paths[i]!;
+        const stats = lstatOrUndefined(viaDescriptor(fd, path.slice(path.lastIndexOf('/') + 1)));
+        if (stats?.isFile()) found[i] = { path, mtimeMs: stats.mtimeMs };
+      }
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+  } finally {
+    cursor.close();
+  }
+  return found.filter((file): file is CheckedFile => file !== undefined);
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }

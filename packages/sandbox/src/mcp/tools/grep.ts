@@ -1,5 +1,6 @@
-import { stat } from 'node:fs/promises';
+import { closeSync, constants, fstatSync } from 'node:fs';
 import { join } from 'node:path';
+import { PathError, viaDescriptor, type FolderCursor } from '../../workspace/containment.js';
 import { z } from 'zod';
 import { defineTool, ToolFailure, type ToolContext } from '../tool.js';
 import { fsFailure } from './fs-failure.js';
@@ -10,9 +11,11 @@ import {
   GLOB_MAX_SCANNED_BYTES,
   GREP_MAX_BYTES,
   GREP_MAX_LINE_CHARS,
+  GREP_HANDED_FILES,
   GREP_MAX_LINES,
+  GREP_SELECTED_MAX_BYTES,
 } from './limits.js';
-import { runRipgrep } from './ripgrep.js';
+import { handedFileIndex, ripgrepFileArgs, runRipgrep, type RipgrepResult } from './ripgrep.js';
 
 /** The name of the rg file type made of a name glob. */
 const GLOB_TYPE = 'paddockglob';
@@ -27,6 +30,46 @@ const contextLines = (what: string) =>
       `Lines of context to show ${what} each match (content mode only; -A and -B take precedence over -C).`,
     );
 
+const grepInput = z.object({
+  pattern: z.string().describe('The regular expression to search for (ripgrep syntax).'),
+  path: z
+    .string()
+    .optional()
+    .describe(
+      'The file or directory to search: relative to the workspace root, or absolute inside it. Default: the root.',
+    ),
+  glob: z
+    .string()
+    .optional()
+    .describe(
+      'Only search files matching this glob: one without "/" matches file names at any depth ' +
+        '("*.ts", "*.{js,jsx}"), one with "/" matches paths relative to the searched directory ' +
+        '("src/**/*.ts"); a leading "!" excludes instead ("!*.min.js"). Ignored files stay ' +
+        'excluded. Not applied when path names a file.',
+    ),
+  output_mode: z
+    .enum(['content', 'files_with_matches', 'count'])
+    .default('files_with_matches')
+    .describe(
+      '"files_with_matches" (default): the paths of matching files; "content": the matching lines; "count": matching lines per file.',
+    ),
+  '-i': z.boolean().optional().describe('Case-insensitive search. Default false.'),
+  '-n': z.boolean().optional().describe('Show line numbers in content mode. Default true.'),
+  '-A': contextLines('after'),
+  '-B': contextLines('before'),
+  '-C': contextLines('before and after'),
+  head_limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      `Return at most this many output lines (content) or entries (files, counts). The overall cap of ${GREP_MAX_LINES} applies anyway.`,
+    ),
+});
+
+type GrepArgs = z.output<typeof grepInput>;
+
 export const grepTool = defineTool({
   name: 'Grep',
   description:
@@ -38,147 +81,290 @@ export const grepTool = defineTool({
     'lines as "path-line-text"). Paths are relative to the workspace root. At most ' +
     `${GREP_MAX_LINES} lines and ${GREP_MAX_BYTES / 1024} KiB are returned; narrow the search ` +
     'with path, glob or head_limit.',
-  input: z.object({
-    pattern: z.string().describe('The regular expression to search for (ripgrep syntax).'),
-    path: z
-      .string()
-      .optional()
-      .describe(
-        'The file or directory to search: relative to the workspace root, or absolute inside it. Default: the root.',
-      ),
-    glob: z
-      .string()
-      .optional()
-      .describe(
-        'Only search files matching this glob: one without "/" matches file names at any depth ' +
-          '("*.ts", "*.{js,jsx}"), one with "/" matches paths relative to the searched directory ' +
-          '("src/**/*.ts"); a leading "!" excludes instead ("!*.min.js"). Ignored files stay ' +
-          'excluded. Not applied when path names a file.',
-      ),
-    output_mode: z
-      .enum(['content', 'files_with_matches', 'count'])
-      .default('files_with_matches')
-      .describe(
-        '"files_with_matches" (default): the paths of matching files; "content": the matching lines; "count": matching lines per file.',
-      ),
-    '-i': z.boolean().optional().describe('Case-insensitive search. Default false.'),
-    '-n': z.boolean().optional().describe('Show line numbers in content mode. Default true.'),
-    '-A': contextLines('after'),
-    '-B': contextLines('before'),
-    '-C': contextLines('before and after'),
-    head_limit: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe(
-        `Return at most this many output lines (content) or entries (files, counts). The overall cap of ${GREP_MAX_LINES} applies anyway.`,
-      ),
-  }),
+  input: grepInput,
   async run(args, ctx) {
     const target = await ctx.workspace.resolve(args.path ?? '.');
     const display = ctx.workspace.relative(target);
-    let isFolder: boolean;
+    // What is searched is opened first, without following symlinks, and its type is asked of the
+    // descriptor: a FIFO, socket or device is refused here (rg would wait on a FIFO forever).
+    let fd: number;
     try {
-      isFolder = (await stat(target)).isDirectory();
+      fd = ctx.workspace.openInside(target, OPEN_FOR_SEARCHING);
     } catch (err) {
       throw fsFailure(err, display, 'Path');
     }
-
-    const mode = args.output_mode;
-    const rgArgs = ['--color', 'never', '--hidden', '--no-require-git'];
-    if (mode === 'content') {
-      rgArgs.push('--no-heading', '--with-filename', args['-n'] === false ? '-N' : '-n');
-      // rg elides the rest of an over-long line (minified files) itself, before it reaches us.
-      rgArgs.push('--max-columns', String(GREP_MAX_LINE_CHARS), '--max-columns-preview');
-      if (args['-C'] !== undefined) rgArgs.push('-C', String(args['-C']));
-      if (args['-A'] !== undefined) rgArgs.push('-A', String(args['-A']));
-      if (args['-B'] !== undefined) rgArgs.push('-B', String(args['-B']));
-    } else if (mode === 'count') {
-      rgArgs.push('-c', '--with-filename');
-    } else {
-      rgArgs.push('-l');
-    }
-    if (args['-i'] === true) rgArgs.push('-i');
-
-    // A folder is searched from inside (rg applies the .gitignore rules of the folders above it
-    // correctly only then), so its paths get the folder prepended; a file is named from the root.
-    let plan: Plan = isFolder
-      ? { cwd: target, prefix: display === '.' ? '' : `${display}/`, paths: [], rgArgs: [] }
-      : { cwd: ctx.workspace.root, prefix: '', paths: [display], rgArgs: [] };
-    // A file named explicitly is searched whatever the glob says, as rg does.
-    if (args.glob !== undefined && isFolder) {
-      const planned = await planGlob(args.glob, plan, ctx);
-      if (planned === 'nothing') return NO_MATCHES;
-      plan = planned;
-    }
-    const { only } = plan;
-    if (only !== undefined) {
-      // Paths must be told apart from the rest of each line to be checked against `only`.
-      if (mode === 'content') {
-        rgArgs.push('--field-match-separator', '\\x00:', '--field-context-separator', '\\x00-');
-      } else {
-        rgArgs.push('--null');
+    try {
+      const stats = fstatSync(fd);
+      if (stats.isDirectory()) return await searchFolder(args, ctx, target, display, fd);
+      if (!stats.isFile()) {
+        throw new ToolFailure(
+          `${display} is not a regular file or a directory; Grep searches files and directories`,
+        );
       }
-    }
-    rgArgs.push(...plan.rgArgs);
-    // Last, so that no glob of the caller can bring .git back (rg's last matching glob wins).
-    rgArgs.push('--glob', '!.git');
-    // -e and -- keep a pattern or path starting with "-" from being read as an option.
-    rgArgs.push('-e', args.pattern, '--', ...plan.paths);
-
-    const limit = Math.min(args.head_limit ?? GREP_MAX_LINES, GREP_MAX_LINES);
-    const searching = runRipgrep({
-      args: rgArgs,
-      cwd: plan.cwd,
-      env: ctx.childEnv,
-      signal: ctx.signal,
-      maxRecords: limit,
-      maxBytes: GREP_MAX_BYTES,
-      recordOverhead: Buffer.byteLength(plan.prefix),
-      // With --null, -l ends each path with NUL instead of a newline.
-      separator: only !== undefined && mode === 'files_with_matches' ? 0 : 0x0a,
-      accept: only === undefined ? undefined : acceptOnly(only, mode),
-    });
-    const [allowed, result] = await Promise.all([plan.allowed ?? true, searching]);
-    if (!allowed) return NO_MATCHES;
-    if (result.records === 0) {
-      // A glob or type that leaves no file to search is no match, not a failure.
-      if (result.exitCode === 2 && !result.stderr.startsWith('No files were searched')) {
-        throw new ToolFailure(`Grep failed: ${result.stderr || 'rg exited with an error'}`);
-      }
+      const found = await searchFiles(args, ctx, [{ display, fd }]);
+      if (found.records.length > 0) return format(args, found, false);
+      // A file named explicitly is searched whatever a glob says; a bad pattern fails here.
+      if (found.failed !== undefined) throw new ToolFailure(`Grep failed: ${found.failed}`);
       return NO_MATCHES;
+    } finally {
+      closeSync(fd);
     }
-
-    let lines = outputLines(result.output, mode, only !== undefined);
-    if (plan.prefix !== '') {
-      const { prefix } = plan;
-      // Every line starts with its path, except the "--" between groups of context lines.
-      lines = lines.map((line) => (mode === 'content' && line === '--' ? line : prefix + line));
-    }
-    // rg searches files in parallel; sorted lists read better and stay the same between calls.
-    if (mode !== 'content') lines.sort();
-    let text = lines.join('\n');
-    if (mode === 'count' && result.truncated === false) {
-      let total = 0;
-      for (const line of lines) total += Number(line.slice(line.lastIndexOf(':') + 1));
-      const files = lines.length;
-      text += `\n\n${total} matching line${total === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`;
-    }
-    if (result.truncated === 'records') {
-      text +=
-        args.head_limit !== undefined && args.head_limit <= GREP_MAX_LINES
-          ? `\n… [stopped at head_limit=${args.head_limit}; more results not shown]`
-          : `\n… [output cut at ${GREP_MAX_LINES} lines; narrow the search with path, glob or a more specific pattern]`;
-    } else if (result.truncated === 'bytes') {
-      text += `\n… [output cut at ${GREP_MAX_BYTES / 1024} KiB; narrow the search with path, glob or a more specific pattern]`;
-    }
-    if (result.exitCode === 2 && result.stderr !== '') {
-      text += `\n(some files could not be searched: ${result.stderr.split('\n')[0]})`;
-    }
-    return text;
   },
 });
+
+/** Read-only, never blocking on a FIFO, never a controlling terminal (O_NOFOLLOW is added). */
+const OPEN_FOR_SEARCHING = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+
+/**
+ * Searches a folder in two steps. rg first lists the files that match (-l), walking the folder
+ * with the ignore rules and the glob; its walk looks paths up, so a folder swapped for a symlink
+ * meanwhile could lead it out of the workspace, which is why that list only selects. Each selected
+ * file is then opened without following symlinks and checked (Workspace.openInside), and rg
+ * searches those open files for the answer: nothing it shows was read anywhere but inside.
+ */
+async function searchFolder(
+  args: GrepArgs,
+  ctx: ToolContext,
+  target: string,
+  display: string,
+  fd: number,
+): Promise<string> {
+  const limit = Math.min(args.head_limit ?? GREP_MAX_LINES, GREP_MAX_LINES);
+  // A folder is searched from inside (rg applies the .gitignore rules of the folders above it
+  // correctly only then), so its paths get the folder prepended.
+  let plan: Plan = { cwd: target, prefix: display === '.' ? '' : `${display}/`, rgArgs: [] };
+  if (args.glob !== undefined) {
+    const planned = await planGlob(args.glob, plan, ctx);
+    if (planned === 'nothing') return NO_MATCHES;
+    plan = planned;
+  }
+  let folder = fd;
+  if (plan.cwd !== target) {
+    try {
+      folder = ctx.workspace.openFolder(plan.cwd, false);
+    } catch (err) {
+      throw fsFailure(err, ctx.workspace.relative(plan.cwd), 'Directory');
+    }
+  }
+  let selection: RipgrepResult;
+  let allowed: boolean;
+  try {
+    const selectArgs = ['--color', 'never', '--hidden', '--no-require-git', '-l', '--null'];
+    if (args['-i'] === true) selectArgs.push('-i');
+    selectArgs.push(...plan.rgArgs);
+    // Last, so that no glob of the caller can bring .git back (rg's last matching glob wins).
+    selectArgs.push('--glob', '!.git');
+    // -e keeps a pattern starting with "-" from being read as an option.
+    selectArgs.push('-e', args.pattern);
+    [allowed, selection] = await Promise.all([
+      plan.allowed ?? true,
+      runRipgrep({
+        args: selectArgs,
+        // rg runs in the checked folder itself: its own view of the descriptor, not a path.
+        cwd: viaDescriptor(folder),
+        env: ctx.childEnv,
+        signal: ctx.signal,
+        maxRecords: limit,
+        maxBytes: GREP_SELECTED_MAX_BYTES,
+        separator: 0,
+        accept: plan.only === undefined ? undefined : acceptOnly(plan.only),
+      }),
+    ]);
+  } finally {
+    if (folder !== fd) closeSync(folder);
+  }
+  if (!allowed) return NO_MATCHES;
+  if (selection.records === 0) {
+    // A glob or type that leaves no file to search is no match, not a failure.
+    if (selection.exitCode === 2 && !selection.stderr.startsWith('No files were searched')) {
+      throw new ToolFailure(`Grep failed: ${selection.stderr || 'rg exited with an error'}`);
+    }
+    return NO_MATCHES;
+  }
+  const selected = selection.output.split('\0').slice(0, -1);
+  selected.sort();
+  const files: HandedFile[] = [];
+  const cursor = ctx.workspace.cursor();
+  try {
+    for (const path of selected) {
+      const opened = openSelected(ctx, cursor, plan.prefix + path);
+      if (opened !== undefined) files.push(opened);
+    }
+    cursor.close();
+    const found = await searchFiles(args, ctx, files);
+    if (selection.truncated !== false && found.truncated === false) found.truncated = 'records';
+    if (selection.exitCode === 2 && selection.stderr !== '') found.stderr ||= selection.stderr;
+    return found.records.length === 0 ? NO_MATCHES : format(args, found, true);
+  } finally {
+    cursor.close();
+    for (const file of files) closeSync(file.fd);
+  }
+}
+
+/** A selected file opened for the search, or undefined when it is no longer a regular file inside. */
+function openSelected(
+  ctx: ToolContext,
+  cursor: FolderCursor,
+  display: string,
+): HandedFile | undefined {
+  let fd: number;
+  try {
+    fd = cursor.openInside(join(ctx.workspace.root, display), OPEN_FOR_SEARCHING);
+  } catch (err) {
+    // Gone, changed meanwhile (ChangedMeanwhile), unreadable or not openable: not searched.
+    // Anything else (out of descriptors) is the sandbox's problem and fails the call.
+    if (
+      err instanceof PathError ||
+      SKIPPED_OPEN_ERRORS.has((err as NodeJS.ErrnoException).code ?? '')
+    ) {
+      return undefined;
+    }
+    throw err;
+  }
+  if (fstatSync(fd).isFile()) return { display, fd };
+  closeSync(fd);
+  return undefined;
+}
+
+/** Why a selected file may fail to open that only means it is not searched. */
+const SKIPPED_OPEN_ERRORS: ReadonlySet<string> = new Set([
+  'ENOENT',
+  'ENOTDIR',
+  'ELOOP',
+  'EACCES',
+  'EPERM',
+  'ENXIO',
+]);
+
+/** A file opened and checked, handed to rg as a descriptor, shown as `display`. */
+interface HandedFile {
+  display: string;
+  fd: number;
+}
+
+interface Found {
+  /** Output lines (content), paths or "path:count" entries, paths as the caller sees them. */
+  records: string[];
+  truncated: RipgrepResult['truncated'];
+  /** rg's first error line about files it could not search, '' when none. */
+  stderr: string;
+  /** rg's error when it found nothing because it failed (a malformed pattern). */
+  failed?: string;
+}
+
+/**
+ * rg over open files (at most GREP_HANDED_FILES at a time, as its descriptors), in the output mode
+ * asked for; the descriptors' paths in its output are replaced by the files' own. The caps count
+ * the lines as shown.
+ */
+async function searchFiles(args: GrepArgs, ctx: ToolContext, files: HandedFile[]): Promise<Found> {
+  const mode = args.output_mode;
+  const limit = Math.min(args.head_limit ?? GREP_MAX_LINES, GREP_MAX_LINES);
+  const rgArgs = ['--color', 'never'];
+  if (mode === 'content') {
+    rgArgs.push('--no-heading', '--with-filename', args['-n'] === false ? '-N' : '-n');
+    // rg elides the rest of an over-long line (minified files) itself, before it reaches us.
+    rgArgs.push('--max-columns', String(GREP_MAX_LINE_CHARS), '--max-columns-preview');
+    if (args['-C'] !== undefined) rgArgs.push('-C', String(args['-C']));
+    if (args['-A'] !== undefined) rgArgs.push('-A', String(args['-A']));
+    if (args['-B'] !== undefined) rgArgs.push('-B', String(args['-B']));
+    // Paths must be told apart from the rest of each line to be replaced.
+    rgArgs.push('--field-match-separator', '\\x00:', '--field-context-separator', '\\x00-');
+  } else if (mode === 'count') {
+    rgArgs.push('-c', '--with-filename', '--null');
+  } else {
+    rgArgs.push('-l', '--null');
+  }
+  if (args['-i'] === true) rgArgs.push('-i');
+  const withContext =
+    args['-A'] !== undefined || args['-B'] !== undefined || args['-C'] !== undefined;
+
+  const records: string[] = [];
+  let bytes = 0;
+  let truncated: RipgrepResult['truncated'] = false;
+  let stderr = '';
+  let failed: string | undefined;
+  for (let start = 0; start < files.length && truncated === false; start += GREP_HANDED_FILES) {
+    const batch = files.slice(start, start + GREP_HANDED_FILES);
+    const longest = Math.max(...batch.map((file) => Buffer.byteLength(file.display)));
+    const result = await runRipgrep({
+      // -e and -- keep a pattern starting with "-" from being read as an option.
+      args: [...rgArgs, '-e', args.pattern, '--', ...ripgrepFileArgs(batch.length)],
+      // Any folder will do: rg reads only the descriptors it is given.
+      cwd: ctx.workspace.root,
+      files: batch.map((file) => file.fd),
+      env: ctx.childEnv,
+      signal: ctx.signal,
+      maxRecords: limit - records.length,
+      // Shown paths may be longer than the descriptors' paths rg prints: the exact cut is below.
+      maxBytes: GREP_MAX_BYTES + (limit - records.length) * longest,
+      separator: mode === 'files_with_matches' ? 0 : 0x0a,
+    });
+    if (result.exitCode === 2) {
+      if (result.records === 0) failed ??= result.stderr || 'rg exited with an error';
+      else stderr ||= result.stderr;
+    }
+    let lines = outputLines(result.output, mode).map((line) => shownPath(line, batch));
+    if (mode === 'content' && withContext && records.length > 0 && lines.length > 0) {
+      lines = ['--', ...lines]; // between groups of lines, as rg separates its own
+    }
+    for (const line of lines) {
+      const size = Buffer.byteLength(line) + 1;
+      if (records.length >= limit) {
+        truncated = 'records';
+        break;
+      }
+      if (bytes + size > GREP_MAX_BYTES) {
+        truncated = 'bytes';
+        break;
+      }
+      bytes += size;
+      records.push(line);
+    }
+    if (truncated === false && result.truncated !== false) truncated = result.truncated;
+    if (truncated === false && records.length >= limit && start + batch.length < files.length) {
+      truncated = 'records';
+    }
+  }
+  while (records.at(-1) === '--') records.pop();
+  return { records, truncated, stderr, failed };
+}
+
+/** A line rg printed about handed file i ("/proc/self/fd/<3+i>..."), with the file's own path. */
+function shownPath(line: string, batch: readonly HandedFile[]): string {
+  const match = /^\S+?(?=[:-]|$)/.exec(line);
+  if (!match) return line;
+  const index = handedFileIndex(match[0]);
+  const file = index === -1 ? undefined : batch[index];
+  return file === undefined ? line : file.display + line.slice(match[0].length);
+}
+
+/** The answer's text: the lines (sorted unless they are content), the markers, the totals. */
+function format(args: GrepArgs, found: Found, sort: boolean): string {
+  const mode = args.output_mode;
+  const lines = found.records;
+  // rg searches files in parallel; sorted lists read better and stay the same between calls.
+  if (mode !== 'content' && sort) lines.sort();
+  let text = lines.join('\n');
+  if (mode === 'count' && found.truncated === false) {
+    let total = 0;
+    for (const line of lines) total += Number(line.slice(line.lastIndexOf(':') + 1));
+    const files = lines.length;
+    text += `\n\n${total} matching line${total === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`;
+  }
+  if (found.truncated === 'records') {
+    text +=
+      args.head_limit !== undefined && args.head_limit <= GREP_MAX_LINES
+        ? `\n… [stopped at head_limit=${args.head_limit}; more results not shown]`
+        : `\n… [output cut at ${GREP_MAX_LINES} lines; narrow the search with path, glob or a more specific pattern]`;
+  } else if (found.truncated === 'bytes') {
+    text += `\n… [output cut at ${GREP_MAX_BYTES / 1024} KiB; narrow the search with path, glob or a more specific pattern]`;
+  }
+  if (found.stderr !== '') {
+    text += `\n(some files could not be searched: ${found.stderr.split('\n')[0]})`;
+  }
+  return text;
+}
 
 const NO_MATCHES = 'No matches found';
 
@@ -187,8 +373,6 @@ interface Plan {
   cwd: string;
   /** Prepended to every path rg prints, to make it relative to the workspace root. */
   prefix: string;
-  /** Paths given to rg (none: it searches its cwd). */
-  paths: string[];
   rgArgs: string[];
   /** When set, only results for these paths (as rg prints them) are kept. */
   only?: Set<string>;
@@ -224,14 +408,12 @@ async function planGlob(glob: string, plan: Plan, ctx: ToolContext): Promise<Pla
     const rgArgs = simple.name === undefined ? [] : fileType(simple.name);
     if (simple.oneLevel) rgArgs.push('--max-depth', '1');
     if (base === '') return { ...plan, rgArgs };
-    return {
-      cwd: join(plan.cwd, base),
-      prefix: `${plan.prefix}${base}/`,
-      paths: [],
-      rgArgs,
-      // Asked while the search runs; its results are dropped if base turns out to be ignored.
-      allowed: isNotIgnored(ctx, plan.cwd, base),
-    };
+    // Asked while the search runs; its results are dropped if base turns out to be ignored. The
+    // search may fail before this is awaited (its folder gone meanwhile): that must not leave a
+    // rejection nobody handles, which would end the process.
+    const allowed = isNotIgnored(ctx, plan.cwd, base);
+    allowed.catch(() => undefined);
+    return { cwd: join(plan.cwd, base), prefix: `${plan.prefix}${base}/`, rgArgs, allowed };
   }
   const listed = await listFiles(ctx, plan.cwd, compiled, {
     maxFiles: GLOB_MAX_SCANNED,
@@ -242,27 +424,16 @@ async function planGlob(glob: string, plan: Plan, ctx: ToolContext): Promise<Pla
   return listed.truncated ? { ...plan, rgArgs } : { ...plan, rgArgs, only: new Set(listed.paths) };
 }
 
-/** Keeps the results of the files in `only` (and the "--" between kept groups of lines). */
-function acceptOnly(only: Set<string>, mode: string): (record: string) => boolean {
-  let afterSeparator = true;
-  return (record) => {
-    if (mode === 'content' && record === '--') {
-      if (afterSeparator) return false;
-      afterSeparator = true;
-      return true;
-    }
-    const end = record.indexOf('\0');
-    const kept = only.has(end === -1 ? record : record.slice(0, end));
-    if (kept) afterSeparator = false;
-    return kept;
-  };
+/** Keeps the paths (as rg lists them with -l) of the files in `only`. */
+function acceptOnly(only: Set<string>): (record: string) => boolean {
+  return (record) => only.has(record);
 }
 
-/** rg's output as lines, the NUL separators of a checked search back to rg's usual ones. */
-function outputLines(output: string, mode: string, checked: boolean): string[] {
-  if (checked && mode === 'files_with_matches') return output.split('\0').slice(0, -1);
+/** rg's output (run with NUL after each path) as lines, with rg's usual separators. */
+function outputLines(output: string, mode: string): string[] {
+  if (mode === 'files_with_matches') return output.split('\0').slice(0, -1);
+  if (output === '') return [];
   const lines = (output.endsWith('\n') ? output.slice(0, -1) : output).split('\n');
-  if (!checked) return lines;
   if (mode === 'count') return lines.map((line) => line.replace('\0', ':'));
   while (lines.at(-1) === '--') lines.pop();
   return lines.map((line) => line.replace(/\0([:-])/g, '$1'));

@@ -41,14 +41,24 @@ export const GLOB_MAX_SCANNED = 100_000;
 /** Glob, Grep: bytes of path list read from rg (GLOB_MAX_SCANNED paths of a generous 256 bytes). */
 export const GLOB_MAX_SCANNED_BYTES = GLOB_MAX_SCANNED * 256;
 
-/** Glob: stat calls in flight at once while sorting matches by modification time. */
-export const GLOB_STAT_CONCURRENCY = 64;
-
 /** Grep: output lines (content lines, paths or counts) shown when no head_limit is given. */
 export const GREP_MAX_LINES = 2000;
 
 /** Grep: bytes of output shown, whatever head_limit says. */
 export const GREP_MAX_BYTES = 256 * 1024;
+
+/**
+ * Grep in a folder: bytes of the list of matching files rg's walk selects (at most GREP_MAX_LINES
+ * paths of a generous 1 KiB), before each is opened, checked and searched again.
+ */
+export const GREP_SELECTED_MAX_BYTES = GREP_MAX_LINES * 1024;
+
+/**
+ * Grep: checked files handed to one rg run as open descriptors; more are searched by further
+ * runs (each costs an rg start, about 10 ms), so a search never needs more than this many
+ * descriptors on top of the sandbox's own (Node raises its soft limit to the hard one).
+ */
+export const GREP_HANDED_FILES = 512;
 
 /** Grep: characters of a matching line rg prints before eliding the rest (rg --max-columns). */
 export const GREP_MAX_LINE_CHARS = 2000;

@@ -1,6 +1,6 @@
-import type { Dirent, Stats } from 'node:fs';
-import { lstat, readdir, readlink, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { closeSync, constants, fstatSync, type Dirent, type Stats } from 'node:fs';
+import { lstat, readdir, readlink } from 'node:fs/promises';
+import { viaDescriptor } from '../../workspace/containment.js';
 import { z } from 'zod';
 import { defineTool, ToolFailure } from '../tool.js';
 import { fsFailure } from './fs-failure.js';
@@ -25,36 +25,56 @@ export const lsTool = defineTool({
   async run({ path }, ctx) {
     const realPath = await ctx.workspace.resolve(path);
     const display = ctx.workspace.relative(realPath);
-    let entries: Dirent[];
+    // The folder is opened without following symlinks and checked, then listed through its
+    // descriptor: a folder swapped for a symlink meanwhile is never listed.
+    let fd: number;
     try {
-      const stats = await stat(realPath);
-      if (!stats.isDirectory()) {
-        throw new ToolFailure(`${display} is not a directory; use Read for files`);
-      }
-      entries = await readdir(realPath, { withFileTypes: true });
+      fd = ctx.workspace.openInside(
+        realPath,
+        constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY,
+      );
     } catch (err) {
       throw fsFailure(err, display, 'Directory');
     }
-    if (entries.length === 0) return `${display}/: empty directory`;
-
-    entries.sort((a, b) => {
-      const dirs = Number(b.isDirectory()) - Number(a.isDirectory());
-      if (dirs !== 0) return dirs;
-      return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-    });
-    const shown = entries.slice(0, LS_MAX_ENTRIES);
-    const lines = await Promise.all(shown.map((entry) => describe(realPath, entry)));
-    const count = `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}`;
-    let text = `${display}/: ${count}\n${lines.join('\n')}`;
-    if (entries.length > shown.length) {
-      text += `\n… ${entries.length - shown.length} more entries not shown`;
+    try {
+      return await list(fd, display);
+    } finally {
+      closeSync(fd);
     }
-    return text;
   },
 });
 
-async function describe(folder: string, entry: Dirent): Promise<string> {
-  const path = join(folder, entry.name);
+/** The listing of the open folder `fd` (anything else is refused). */
+async function list(fd: number, display: string): Promise<string> {
+  let entries: Dirent[];
+  try {
+    if (!fstatSync(fd).isDirectory()) {
+      throw new ToolFailure(`${display} is not a directory; use Read for files`);
+    }
+    entries = await readdir(viaDescriptor(fd), { withFileTypes: true });
+  } catch (err) {
+    throw fsFailure(err, display, 'Directory');
+  }
+  if (entries.length === 0) return `${display}/: empty directory`;
+
+  entries.sort((a, b) => {
+    const dirs = Number(b.isDirectory()) - Number(a.isDirectory());
+    if (dirs !== 0) return dirs;
+    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  });
+  const shown = entries.slice(0, LS_MAX_ENTRIES);
+  const lines = await Promise.all(shown.map((entry) => describe(fd, entry)));
+  const count = `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}`;
+  let text = `${display}/: ${count}\n${lines.join('\n')}`;
+  if (entries.length > shown.length) {
+    text += `\n… ${entries.length - shown.length} more entries not shown`;
+  }
+  return text;
+}
+
+/** One line for an entry of the open folder `folder`, from that folder (never from a path). */
+async function describe(folder: number, entry: Dirent): Promise<string> {
+  const path = viaDescriptor(folder, entry.name);
   if (entry.isDirectory()) return `dir      ${entry.name}/`;
   if (entry.isSymbolicLink()) {
     const target = await readlink(path).catch(() => '?');

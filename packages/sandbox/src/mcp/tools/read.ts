@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, readSync } from 'node:fs';
 import { z } from 'zod';
 import { defineTool, ToolFailure } from '../tool.js';
 import { looksBinary } from './binary.js';
@@ -12,6 +12,7 @@ import {
   READ_MAX_LINE_CHARS,
 } from './limits.js';
 import { capLine, numberedLine } from './numbered-lines.js';
+import { REDACTION_NOTE } from './redaction-markers.js';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -27,7 +28,8 @@ export const readTool = defineTool({
     'to page through a long file, as the end of a cut result says. Lines longer than ' +
     `${READ_MAX_LINE_CHARS} characters and results over ${READ_MAX_BYTES / 1024} KiB are cut ` +
     'with a marker. Binary files are refused; use LS for directories. A file must be read ' +
-    'before Write overwrites it or Edit changes it.',
+    'before Write overwrites it or Edit changes it. ' +
+    REDACTION_NOTE,
   input: z.object({
     file_path: z
       .string()
@@ -56,7 +58,11 @@ export const readTool = defineTool({
     let fd: number;
     try {
       // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
-      fd = openSync(realPath, constants.O_RDONLY | constants.O_NONBLOCK);
+      // openInside: no symlink followed on the way, and the descriptor checked to be realPath.
+      fd = ctx.workspace.openInside(
+        realPath,
+        constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY,
+      );
     } catch (err) {
       throw fsFailure(err, display);
     }

@@ -1,11 +1,17 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { DESCRIPTOR_FOLDER, viaDescriptor } from '../../workspace/containment.js';
 import { RIPGREP_MAX_STDERR_BYTES } from './limits.js';
 
 export interface RipgrepOptions {
   /** Arguments after rg's own `--no-config` (a user's RIPGREP_CONFIG_PATH must not change results). */
   args: readonly string[];
   cwd: string;
+  /**
+   * Open descriptors handed to rg as its descriptors 3, 4, ... (see ripgrepFileArgs): files opened
+   * and checked by the caller, which rg reads as they are instead of looking a path up again.
+   */
+  files?: readonly number[];
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
   /** Records kept; once one more arrives rg is killed. */
@@ -45,11 +51,12 @@ export function runRipgrep(options: RipgrepOptions): Promise<RipgrepResult> {
       reject(cancelled());
       return;
     }
+    // stdout and stderr are pipes (the stdio below), so both streams exist.
     const child = spawn('rg', ['--no-config', ...options.args], {
       cwd: options.cwd,
       env: options.env,
       // stdin must not be a pipe: with no path argument rg would search stdin instead of the cwd.
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', ...(options.files ?? [])],
     });
 
     const kept: Buffer[] = [];
@@ -70,7 +77,7 @@ export function runRipgrep(options: RipgrepOptions): Promise<RipgrepResult> {
     const onAbort = (): void => stop();
     signal.addEventListener('abort', onAbort, { once: true });
 
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       if (killed) return;
       if (full) {
         truncated = 'records';
@@ -133,7 +140,7 @@ export function runRipgrep(options: RipgrepOptions): Promise<RipgrepResult> {
 
     const stderr: Buffer[] = [];
     let stderrBytes = 0;
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
       if (stderrBytes >= RIPGREP_MAX_STDERR_BYTES) return;
       stderr.push(chunk.subarray(0, RIPGREP_MAX_STDERR_BYTES - stderrBytes));
       stderrBytes += chunk.length;
@@ -178,6 +185,25 @@ export function runRipgrep(options: RipgrepOptions): Promise<RipgrepResult> {
       });
     });
   });
+}
+
+/** The first descriptor of `files` as rg sees it (0-2 are its stdin, stdout and stderr). */
+const FIRST_HANDED_DESCRIPTOR = 3;
+
+/**
+ * The paths that name, inside rg, the descriptors handed to it with `files` (in that order): its
+ * own /proc/self/fd entries, which reach the open files themselves rather than any path.
+ */
+export function ripgrepFileArgs(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => viaDescriptor(FIRST_HANDED_DESCRIPTOR + i));
+}
+
+/** Which handed file (an index into `files`) a path rg printed names, or -1. */
+export function handedFileIndex(path: string): number {
+  const prefix = `${DESCRIPTOR_FOLDER}/`;
+  if (!path.startsWith(prefix)) return -1;
+  const n = Number(path.slice(prefix.length));
+  return Number.isInteger(n) && n >= FIRST_HANDED_DESCRIPTOR ? n - FIRST_HANDED_DESCRIPTOR : -1;
 }
 
 function cancelled(): Error {

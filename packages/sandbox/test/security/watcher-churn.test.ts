@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, readdir, readlink, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { eventually, tempDir } from '@paddock/testing';
+import { ChangeBatcher, type WatcherMessage } from '../../src/workspace/watcher-thread.js';
+import { EventRing, type Change } from '../../src/workspace/watcher.js';
+import {
+  as,
+  connect,
+  openEventStream,
+  startApiSandbox,
+  textOf,
+  type RunningApiSandbox,
+} from '../support/sandbox.js';
+
+/** Renames the loop may do at most, and seconds it may run at most, whatever happens. */
+const LOOP_MAX_RENAMES = 200_000;
+const LOOP_MAX_SECONDS = 60;
+/** /healthz probes sent one after another while the loop runs. */
+const HEALTH_PROBES = 50;
+/** Folders, and files in each, of the tree the loop renames back and forth. */
+const TREE_FOLDERS = 200;
+const FILES_PER_FOLDER = 5;
+/**
+ * The bound of each churn test: with the watcher on the main thread, /healthz took tens of seconds
+ * per probe during the loop, and the test ends here instead of running on.
+ */
+const CHURN_TEST_TIMEOUT_MS = 120_000;
+
+const change = (path: string): Change => ({
+  type: 'create',
+  kind: 'file',
+  path,
+  time: '2026-11-26T00:00:00.000Z',
+});
+
+describe('the watcher thread’s batches', () => {
+  it('hands changes on in one batch per interval', () => {
+    const sent: WatcherMessage[] = [];
+    const batcher = new ChangeBatcher((m) => sent.push(m), 3, 60_000);
+    batcher.add(change('a'));
+    batcher.add(change('b'));
+    batcher.flush();
+    batcher.flush();
+    assert.deepEqual(sent, [{ type: 'changes', changes: [change('a'), change('b')] }]);
+  });
+
+  it('turns a burst beyond its bound into one overflow, holding no more than the bound', () => {
+    const sent: WatcherMessage[] = [];
+    const batcher = new ChangeBatcher((m) => sent.push(m), 3, 60_000);
+    for (let i = 0; i < 10_000; i++) batcher.add(change(`f${i}`));
+    batcher.flush();
+    batcher.add(change('after'));
+    batcher.flush();
+    assert.deepEqual(sent, [{ type: 'overflow' }, { type: 'changes', changes: [change('after')] }]);
+  });
+});
+
+describe('the event ring across a gap', () => {
+  it('sends resuming clients a reset for ids before the gap, and tells subscribers', () => {
+    const ring = new EventRing(10, 100);
+    const before = ring.push(change('a'));
+    const gaps: number[] = [];
+    ring.subscribe(
+      () => {},
+      (id) => gaps.push(id),
+    );
+    ring.gap();
+    assert.deepEqual(gaps, [ring.lastId]);
+    assert.equal(ring.since(before.id), 'reset');
+    const afterGap = ring.push(change('b'));
+    assert.deepEqual(ring.since(ring.lastId - 1), [afterGap]);
+  });
+});
+
+/** inotify instances the process holds: the watcher's cost in the kernel. */
+async function inotifyInstances(pid: number): Promise<number> {
+  const fds = await readdir(`/proc/${pid}/fd`);
+  const targets = await Promise.all(
+    fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')),
+  );
+  return targets.filter((t) => t === 'anon_inode:inotify').length;
+}
+
+describe('a sandbox under a folder-rename loop', () => {
+  let folder: { path: string; remove: () => Promise<void> };
+  let sandbox: RunningApiSandbox;
+
+  before(async () => {
+    folder = await tempDir('paddock-watcher-churn-');
+    for (let i = 0; i < TREE_FOLDERS; i++) {
+      await mkdir(join(folder.path, 'a', `d${i}`), { recursive: true });
+      for (let f = 0; f < FILES_PER_FOLDER; f++) {
+        await writeFile(join(folder.path, 'a', `d${i}`, `f${f}.txt`), `${i}.${f}\n`);
+      }
+    }
+    sandbox = await startApiSandbox(folder.path, ['-enable-api'], {
+      SVC_API_WATCH_LINGER_SECONDS: '0',
+    });
+  });
+  after(async () => {
+    await sandbox.stop();
+    await folder.remove();
+  });
+
+  it('watches nothing while nobody listens to /api/events, and stops after the last leaves', async () => {
+    const pid = sandbox.child.pid!;
+    assert.equal(await inotifyInstances(pid), 0);
+    const stream = await openEventStream(`${sandbox.apiBase}/api/events`, as('alice'));
+    await stream.next((f) => f.includes('event: ready'));
+    assert.ok((await inotifyInstances(pid)) >= 1);
+    stream.close();
+    await eventually('the watcher stopped', async () =>
+      (await inotifyInstances(pid)) === 0 ? true : undefined,
+    );
+  });
+
+  let loops = 0;
+  /** A real bash loop renaming the folder back and forth, bounded by count and time. */
+  async function renameLoop() {
+    const stop = `${folder.path}.stop-${++loops}`;
+    const script = `cd "$1"; echo started; i=0; while [ ! -e "$2" ] && [ $i -lt ${LOOP_MAX_RENAMES} ]; do mv a b; mv b a; i=$((i+2)); done; echo "$i"`;
+    const child = spawn('timeout', [
+      String(LOOP_MAX_SECONDS),
+      'bash',
+      '-c',
+      script,
+      'loop',
+      folder.path,
+      stop,
+    ]);
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = once(child, 'exit');
+    await eventually('the loop started', () => (out.startsWith('started') ? true : undefined));
+    return {
+      running: () => child.exitCode === null && child.signalCode === null,
+      finish: async () => {
+        await writeFile(stop, '');
+        await exited;
+        await rm(stop, { force: true });
+        return Number(out.replace('started', '').trim());
+      },
+    };
+  }
+
+  for (const subscribed of [true, false]) {
+    it(
+      `answers every /healthz and completes a Write during the loop, ${subscribed ? 'with' : 'without'} a subscriber`,
+      { timeout: CHURN_TEST_TIMEOUT_MS },
+      async () => {
+        const stream = subscribed
+          ? await openEventStream(`${sandbox.apiBase}/api/events`, as('alice'))
+          : undefined;
+        if (stream) await stream.next((f) => f.includes('event: ready'));
+        const loop = await renameLoop();
+        try {
+          // The loop is under way once the subscriber sees a rename (without one: the folder moved).
+          if (stream)
+            await stream.next((f) => f.includes('"type":"rename"') || f.includes('event: reset'));
+          for (let i = 0; i < HEALTH_PROBES; i++) {
+            const res = await fetch(`${sandbox.base}/healthz`);
+            assert.equal(res.status, 200);
+            await res.body?.cancel();
+          }
+          const client = await connect(sandbox.base, 'streamable');
+          try {
+            const wrote = await client.callTool({
+              name: 'Write',
+              arguments: { file_path: `during-${subscribed}.txt`, content: 'x\n' },
+            });
+            assert.match(textOf(wrote), /Wrote/);
+          } finally {
+            await client.close();
+          }
+          assert.ok(loop.running(), 'the probes and the Write ran while the loop was renaming');
+        } finally {
+          const renames = await loop.finish();
+          stream?.close();
+          assert.ok(renames > 0, 'the loop renamed');
+        }
+      },
+    );
+  }
+});
