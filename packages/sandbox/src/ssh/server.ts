@@ -9,6 +9,7 @@ import ssh2, {
 } from 'ssh2';
 import { auditLine, type AuditSink } from '../api/audit.js';
 import type { Workspace } from '../workspace/containment.js';
+import { ed25519KeyPair } from './key-pair.js';
 import type { SshKeyRegistry } from './keys.js';
 import { serveSession } from './session.js';
 import { MAX_SFTP_HANDLES } from './sftp.js';
@@ -62,20 +63,9 @@ export interface SshServer {
   close(): Promise<void>;
 }
 
-/**
- * A fresh ed25519 host key in the OpenSSH format ssh2 takes (not node:crypto's PKCS8 export).
- * ssh2's generator drops leading zero bytes of the public key, so about one key in 256 is one its
- * own parser then rejects and the server cannot start: such a key is thrown away for another.
- */
+/** A fresh ed25519 host key in the OpenSSH format ssh2 takes. */
 export function hostPrivateKey(): string {
-  for (let attempt = 0; ; attempt++) {
-    const pair = ssh2.utils.generateKeyPairSync('ed25519');
-    const usable =
-      !(ssh2.utils.parseKey(pair.private) instanceof Error) &&
-      !(ssh2.utils.parseKey(pair.public) instanceof Error);
-    if (usable) return pair.private;
-    if (attempt >= 16) throw new Error('no usable SSH host key could be generated');
-  }
+  return ed25519KeyPair().private;
 }
 
 /**

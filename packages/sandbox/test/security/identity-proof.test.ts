@@ -4,7 +4,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { SignJWT } from 'jose';
-import ssh2 from 'ssh2';
+import { ed25519KeyPair } from '../../src/ssh/key-pair.js';
 import WebSocket from 'ws';
 import { start, tempDir } from '@paddock/testing';
 import {
@@ -48,7 +48,7 @@ function proofFor(
 }
 
 function sshPublicLine(): string {
-  return ssh2.utils.generateKeyPairSync('ed25519').public;
+  return ed25519KeyPair().public;
 }
 
 describe('the proof decision', () => {

@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import ssh2, { type SFTPWrapper } from 'ssh2';
+import { ed25519KeyPair } from '../../src/ssh/key-pair.js';
 import { as, startApiSandbox, type RunningApiSandbox } from '../support/sandbox.js';
 import {
   boundedLoop,
@@ -37,7 +38,7 @@ describe('SFTP while a folder is swapped for a symlink to the outside', () => {
     scene = await raceScene();
     sandbox = await startApiSandbox(scene.workspace, ['-enable-ssh']);
     const headers = { ...as('alice'), 'content-type': 'application/json' };
-    const key = ssh2.utils.generateKeyPairSync('ed25519');
+    const key = ed25519KeyPair();
     const registered = await fetch(`${sandbox.apiBase}/api/ssh-authorized-keys`, {
       method: 'POST',
       headers,

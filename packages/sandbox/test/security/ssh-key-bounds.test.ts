@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import ssh2 from 'ssh2';
+import { ed25519KeyPair } from '../../src/ssh/key-pair.js';
 import { tempDir } from '@paddock/testing';
 import {
   MAX_KEYS_PER_SUB,
@@ -11,7 +11,7 @@ import {
 import { keyErrorToHttp } from '../../src/ssh/routes.js';
 import { as, startApiSandbox, type RunningApiSandbox } from '../support/sandbox.js';
 
-const line = () => ssh2.utils.generateKeyPairSync('ed25519').public;
+const line = () => ed25519KeyPair().public;
 
 function refusal(register: () => unknown): SshKeyError {
   try {
