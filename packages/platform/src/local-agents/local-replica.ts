@@ -23,7 +23,13 @@ import {
   terminatedState,
   type ReplicaState,
 } from './pod-status.js';
-import { AGENT_CONTAINER, LOCAL_IP, LOCAL_NODE, runsLocally } from './replicas.js';
+import {
+  AGENT_CONTAINER,
+  LOCAL_IP,
+  LOCAL_NODE,
+  STOP_GRACE_SECONDS,
+  runsLocally,
+} from './replicas.js';
 import { SandboxProcess, freePort, portIsFree } from './sandbox-process.js';
 
 export interface ReplicaDeps {
@@ -196,7 +202,12 @@ export class LocalReplica {
       'Pulled',
       `Container image "${this.image}" already present on machine`,
     );
-    const env = Object.fromEntries((this.container.env ?? []).map((e) => [e.name, e.value ?? '']));
+    // The sandbox spends its shutdown grace within the one it is given here, as a kubelet's
+    // terminationGracePeriodSeconds: a second less, so it exits 0 before it would be killed.
+    const env = {
+      SVC_SHUTDOWN_GRACE_MS: String((STOP_GRACE_SECONDS - 1) * 1000),
+      ...Object.fromEntries((this.container.env ?? []).map((e) => [e.name, e.value ?? ''])),
+    };
     const process = new SandboxProcess({
       bin: this.deps.sandboxBin,
       port,
