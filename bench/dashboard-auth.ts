@@ -6,7 +6,12 @@ import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { tempDir } from '@paddock/testing';
 import { apiKeySigningKey, ApiKeys, ARGON2_OPTIONS, openStore } from '@paddock/dashboard';
-import { httpLoad, startServer } from './lib/processes.js';
+import {
+  BENCH_ADMIN_PASSWORD,
+  BENCH_SESSION_SECRET,
+  startBenchDashboard,
+} from './lib/dashboard.js';
+import { httpLoad } from './lib/processes.js';
 import { median, printTable } from './lib/table.js';
 
 const RUNS = 3;
@@ -14,29 +19,6 @@ const SECONDS = 4;
 const CONNECTIONS = 50;
 const LOGINS = 30;
 const VERIFICATIONS = 5000;
-const SECRET = 'bench-session-secret-of-at-least-32-characters';
-const ADMIN_PASSWORD = 'bench-admin-password';
-const dashboardBin = join(
-  import.meta.dirname,
-  '..',
-  'packages',
-  'dashboard',
-  'bin',
-  'paddock-dashboard.js',
-);
-
-async function startDashboard(dir: string, env: Record<string, string>) {
-  return startServer(process.execPath, [dashboardBin], /"addr":"127\.0\.0\.1:(\d+)"/, {
-    SVC_LOG_LEVEL: 'info',
-    SVC_LOG_FORMAT: 'json',
-    SVC_LISTEN_ADDR: '127.0.0.1:0',
-    SVC_SESSION_SECRET: SECRET,
-    SVC_BUILTIN_SQLITE_PATH: join(dir, 'users.db'),
-    SVC_BUILTIN_ADMIN_PASSWORD: ADMIN_PASSWORD,
-    ...env,
-  });
-}
-
 async function medianLoad(url: string, headers: Record<string, string>) {
   await httpLoad(url, { connections: CONNECTIONS, seconds: 1, headers }); // warm-up
   const runs = [];
@@ -56,7 +38,7 @@ const loginTimes: number[] = [];
 const wrongTimes: number[] = [];
 const unknownTimes: number[] = [];
 try {
-  const builtin = await startDashboard(join(dir.path, 'builtin'), {
+  const builtin = await startBenchDashboard(join(dir.path, 'builtin'), {
     SVC_AUTH_MODE: 'builtin',
     SVC_BUILTIN_MAX_FAILED_ATTEMPTS: '1000000', // the failures below must not lock the account
     SVC_BUILTIN_SOURCE_RATE_LIMIT: '100000', // nor the per-address limit refuse the logins
@@ -74,12 +56,12 @@ try {
       if (res.status !== expect) throw new Error(`login answered ${res.status}`);
       return res;
     };
-    const first = await login('admin', ADMIN_PASSWORD, loginTimes, 200);
+    const first = await login('admin', BENCH_ADMIN_PASSWORD, loginTimes, 200);
     const cookie = first.headers
       .getSetCookie()
       .map((c) => c.split(';')[0])
       .join('; ');
-    for (let i = 1; i < LOGINS; i++) await login('admin', ADMIN_PASSWORD, loginTimes, 200);
+    for (let i = 1; i < LOGINS; i++) await login('admin', BENCH_ADMIN_PASSWORD, loginTimes, 200);
     for (let i = 0; i < LOGINS; i++) await login('admin', 'wrong-password', wrongTimes, 401);
     for (let i = 0; i < LOGINS; i++) await login('nobody', 'wrong-password', unknownTimes, 401);
     const created = await fetch(`${base}/api/settings/api-keys`, {
@@ -119,7 +101,7 @@ try {
     await builtin.stop();
   }
 
-  const proxy = await startDashboard(join(dir.path, 'proxy'), { SVC_AUTH_MODE: 'proxy' });
+  const proxy = await startBenchDashboard(join(dir.path, 'proxy'), { SVC_AUTH_MODE: 'proxy' });
   try {
     const base = `http://127.0.0.1:${proxy.port}`;
     const headers = { 'x-forwarded-user': 'bench', 'x-forwarded-groups': 'dev,ops' };
@@ -157,7 +139,7 @@ try {
       username: 'owner',
       email: 'owner@example.com',
     });
-    const signingKey = apiKeySigningKey(SECRET);
+    const signingKey = apiKeySigningKey(BENCH_SESSION_SECRET);
     const policy = { maxPerUser: 1_000_000, defaultExpirationDays: 0 };
     const keys = new ApiKeys(store, signingKey, policy);
     const verifyRows = [];

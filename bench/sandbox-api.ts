@@ -11,36 +11,16 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import WebSocket from 'ws';
 import { tempDir } from '@paddock/testing';
-import { peakRssMiB, startServer } from './lib/processes.js';
+import { peakRssMiB } from './lib/processes.js';
+import { startBenchApiSandbox } from './lib/sandbox.js';
 import { median, printTable } from './lib/table.js';
 
 const run = promisify(execFile);
 const RUNS = 3;
 const root = join(import.meta.dirname, '..');
-const sandboxBin = join(root, 'packages', 'sandbox', 'bin', 'paddock-sandbox.js');
 const forwardBin = join(root, 'packages', 'forward', 'bin', 'paddock-forward.js');
 const MiB = 1024 * 1024;
 const identity = { 'x-forwarded-sub': 'bench' };
-
-async function startApi(workspace: string, flags: string[]) {
-  const sandbox = await startServer(
-    process.execPath,
-    [
-      sandboxBin,
-      '-addr',
-      '127.0.0.1:0',
-      '-api-addr',
-      '127.0.0.1:0',
-      // Loopback only: dev mode trusts the identity header, with no proxy in front to prove it.
-      '-dev-mode',
-      '-workspace',
-      workspace,
-      ...flags,
-    ],
-    /"apiAddr":"127\.0\.0\.1:(\d+)"/,
-  );
-  return sandbox;
-}
 
 /** 1 GiB in 64 folders of 16 files of 1 MiB: text that compresses like source code, made once. */
 async function generateWorkspace(dir: string): Promise<void> {
@@ -87,10 +67,10 @@ async function measureDownload(workspace: string) {
   const rss: number[] = [];
   let bytes = 0;
   for (let i = 0; i < RUNS; i++) {
-    const sandbox = await startApi(workspace, ['-enable-api']);
+    const sandbox = await startBenchApiSandbox(workspace, ['-enable-api']);
     try {
       const started = performance.now();
-      const res = await fetch(`http://127.0.0.1:${sandbox.port}/api/download`, {
+      const res = await fetch(`http://127.0.0.1:${sandbox.apiPort}/api/download`, {
         headers: identity,
       });
       bytes = 0;
@@ -202,13 +182,13 @@ async function tunnelTransfer(
 
 async function measureTunnel(workspace: string) {
   const target = await sink(TRANSFER);
-  const sandbox = await startApi(workspace, ['-enable-port-forward']);
+  const sandbox = await startBenchApiSandbox(workspace, ['-enable-port-forward']);
   try {
     const direct: number[] = [];
     const tunnel: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       direct.push(await directTransfer(target.port, target.done));
-      tunnel.push(await tunnelTransfer(sandbox.port, target.port, target.done));
+      tunnel.push(await tunnelTransfer(sandbox.apiPort, target.port, target.done));
     }
     const mbps = (ms: number) => TRANSFER / MiB / (ms / 1000);
     printTable(`Single-stream transfer of 1 GiB, median of ${RUNS}`, [
@@ -231,9 +211,9 @@ async function measureTunnel(workspace: string) {
 
 async function measureScp(workspace: string) {
   const home = await tempDir('paddock-bench-home-');
-  const sandbox = await startApi(workspace, ['-enable-ssh', '-enable-port-forward']);
+  const sandbox = await startBenchApiSandbox(workspace, ['-enable-ssh', '-enable-port-forward']);
   try {
-    const url = `http://127.0.0.1:${sandbox.port}`;
+    const url = `http://127.0.0.1:${sandbox.apiPort}`;
     await run(
       process.execPath,
       [forwardBin, 'ssh-setup', 'bench', '--url', url, '--header', 'X-Forwarded-Sub: bench'],

@@ -1,34 +1,24 @@
 // The sandbox under a folder-rename loop in its workspace (a real bash loop, `mv a b; mv b a`):
 // /healthz latency and the sandbox's CPU while nobody listens to /api/events and while a client
 // does, beside the same figures with no loop (the baseline), measured in the same run.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { tempDir } from '@paddock/testing';
-import { startServer } from './lib/processes.js';
-import { median, printTable } from './lib/table.js';
+import { makeRenameTree, startRenameLoop, tempDir } from '@paddock/testing';
+import { startBenchApiSandbox } from './lib/sandbox.js';
+import { median, percentile, printTable } from './lib/table.js';
 
 const RUNS = 3;
 const PROBES = 300;
 const FOLDERS = 200;
 const FILES_PER_FOLDER = 5;
 const LOOP_MAX_SECONDS = 120;
-const root = join(import.meta.dirname, '..');
-const sandboxBin = join(root, 'packages', 'sandbox', 'bin', 'paddock-sandbox.js');
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
 function cpuTicks(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return Number(fields[11]) + Number(fields[12]); // utime + stime
-}
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 async function probe(base: string): Promise<number[]> {
@@ -43,50 +33,13 @@ async function probe(base: string): Promise<number[]> {
   return times;
 }
 
-function renameLoop(workspace: string, stop: string) {
-  const script = `cd "$1"; while [ ! -e "$2" ]; do mv a b; mv b a; done`;
-  const child = spawn('timeout', [
-    String(LOOP_MAX_SECONDS),
-    'bash',
-    '-c',
-    script,
-    'loop',
-    workspace,
-    stop,
-  ]);
-  const exited = once(child, 'exit');
-  return async () => {
-    await writeFile(stop, '');
-    await exited;
-    await rm(stop, { force: true });
-  };
-}
-
 const dir = await tempDir('paddock-bench-churn-');
 const workspace = join(dir.path, 'ws');
-for (let f = 0; f < FOLDERS; f++) {
-  await mkdir(join(workspace, 'a', `d${f}`), { recursive: true });
-  for (let i = 0; i < FILES_PER_FOLDER; i++) {
-    await writeFile(join(workspace, 'a', `d${f}`, `f${i}.txt`), `${f}.${i}\n`);
-  }
-}
-const sandbox = await startServer(
-  process.execPath,
-  [
-    sandboxBin,
-    '-addr',
-    '127.0.0.1:0',
-    '-api-addr',
-    '127.0.0.1:0',
-    '-enable-api',
-    '-dev-mode',
-    '-workspace',
-    workspace,
-  ],
-  /"addr":"127\.0\.0\.1:(\d+)"/,
-  { SVC_API_WATCH_LINGER_SECONDS: '0', SVC_LOG_FORMAT: 'json' },
-);
-const [, apiPort] = await sandbox.waitForOutput(/"apiAddr":"127\.0\.0\.1:(\d+)"/, 30_000);
+await makeRenameTree(workspace, FOLDERS, FILES_PER_FOLDER);
+const sandbox = await startBenchApiSandbox(workspace, ['-enable-api'], {
+  SVC_API_WATCH_LINGER_SECONDS: '0',
+});
+const { apiPort } = sandbox;
 const base = `http://127.0.0.1:${sandbox.port}`;
 const pid = sandbox.child.pid!;
 
@@ -114,16 +67,18 @@ async function scenario(loop: boolean, subscriber: boolean) {
         }
       })();
     }
-    const stopLoop = loop ? renameLoop(workspace, join(dir.path, `stop-${run}`)) : undefined;
+    const renameLoop = loop
+      ? await startRenameLoop(workspace, { maxSeconds: LOOP_MAX_SECONDS })
+      : undefined;
     const ticks = cpuTicks(pid);
     const started = performance.now();
     const times = await probe(base);
     const seconds = (performance.now() - started) / 1000;
     cpu.push(((cpuTicks(pid) - ticks) / TICKS_PER_SECOND / seconds) * 100);
-    await stopLoop?.();
+    await renameLoop?.finish();
     controller.abort();
-    p50.push(percentile(times, 50));
-    p99.push(percentile(times, 99));
+    p50.push(percentile(times, 0.5));
+    p99.push(percentile(times, 0.99));
     max.push(Math.max(...times));
   }
   return { p50: median(p50), p99: median(p99), max: median(max), cpu: median(cpu) };

@@ -12,13 +12,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { freePort, start, tempDir } from '@paddock/testing';
 import { peakRssMiB, startServer } from './lib/processes.js';
+import { SANDBOX_BIN } from './lib/sandbox.js';
 import { median, printTable } from './lib/table.js';
 
 const RUNS = 5;
 const SECONDS = 3;
 const GREP_RUNS = 5;
 const root = join(import.meta.dirname, '..');
-const sandboxBin = join(root, 'packages', 'sandbox', 'bin', 'paddock-sandbox.js');
 const referenceBin = join(
   root,
   'node_modules',
@@ -85,7 +85,7 @@ await writeFile(
 
 const sandbox = await startServer(
   process.execPath,
-  [sandboxBin, '-addr', '127.0.0.1:0', '-workspace', workspace.path],
+  [SANDBOX_BIN, '-addr', '127.0.0.1:0', '-workspace', workspace.path],
   /"addr":"127\.0\.0\.1:(\d+)"/,
 );
 const rows = [];
@@ -147,7 +147,7 @@ try {
   await generateTree(tree);
   const grepSandbox = await startServer(
     process.execPath,
-    [sandboxBin, '-addr', '127.0.0.1:0', '-workspace', tree],
+    [SANDBOX_BIN, '-addr', '127.0.0.1:0', '-workspace', tree],
     /"addr":"127\.0\.0\.1:(\d+)"/,
   );
   try {

@@ -8,25 +8,14 @@
 // the bounded argon2 queue can answer.
 import { request, Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { join } from 'node:path';
 import { tempDir } from '@paddock/testing';
-import { startServer } from './lib/processes.js';
-import { median, printTable } from './lib/table.js';
+import { BENCH_ADMIN_PASSWORD, startBenchDashboard } from './lib/dashboard.js';
+import { median, percentile, printTable } from './lib/table.js';
 
 const RUNS = 3;
 const FLOOD = 600;
 const FLOOD_CONCURRENCY = 16;
 const BASELINE_SIGN_INS = 30;
-const SECRET = 'bench-session-secret-of-at-least-32-characters';
-const ADMIN_PASSWORD = 'bench-admin-password';
-const dashboardBin = join(
-  import.meta.dirname,
-  '..',
-  'packages',
-  'dashboard',
-  'bin',
-  'paddock-dashboard.js',
-);
 
 let nextUserAddress = 0;
 /** A loopback address of its own for each real sign-in: 127.1.x.y. */
@@ -75,16 +64,11 @@ function login(
 const realSignIn = async (port: number) => {
   const answer = await login(
     port,
-    { username: 'admin', password: ADMIN_PASSWORD },
+    { username: 'admin', password: BENCH_ADMIN_PASSWORD },
     { localAddress: userAddress() },
   );
   return answer;
 };
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-}
 
 /** Floods FLOOD wrong-password logins while the real user signs in, one sign-in after another. */
 async function flood(port: number, headersOf: (i: number) => Record<string, string>) {
@@ -115,48 +99,34 @@ async function flood(port: number, headersOf: (i: number) => Record<string, stri
   return { statuses, floodMs, user };
 }
 
+/** The figures of one flood scenario, gathered over the runs. */
+function floodFigures() {
+  return {
+    p50: [] as number[],
+    p99: [] as number[],
+    limited: [] as number[],
+    ms: [] as number[],
+    refused: 0,
+    count: 0,
+    refusedWith: new Set<number>(),
+  };
+}
+
 const dir = await tempDir('paddock-bench-signin-flood-');
 const rows: Array<Record<string, string | number>> = [];
 try {
-  const dashboard = await startServer(
-    process.execPath,
-    [dashboardBin],
-    /"addr":"127\.0\.0\.1:(\d+)"/,
-    {
-      SVC_LOG_LEVEL: 'info',
-      SVC_LOG_FORMAT: 'json',
-      SVC_LISTEN_ADDR: '127.0.0.1:0',
-      SVC_SESSION_SECRET: SECRET,
-      SVC_AUTH_MODE: 'builtin',
-      SVC_BUILTIN_SQLITE_PATH: join(dir.path, 'users.db'),
-      SVC_BUILTIN_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      // The X-Forwarded-For of the second flood is believed from 127.0.0.1 only.
-      SVC_AUTH_PROXY_TRUSTED_ADDRESSES: '127.0.0.1',
-    },
-  );
+  const dashboard = await startBenchDashboard(dir.path, {
+    SVC_AUTH_MODE: 'builtin',
+    // The X-Forwarded-For of the second flood is believed from 127.0.0.1 only.
+    SVC_AUTH_PROXY_TRUSTED_ADDRESSES: '127.0.0.1',
+  });
   const port = dashboard.port;
   try {
     // Warm-up: the first hash computes the dummy hash too.
     for (let i = 0; i < 3; i++) await realSignIn(port);
     const baselines: number[] = [];
-    const single = {
-      p50: [] as number[],
-      p99: [] as number[],
-      limited: [] as number[],
-      ms: [] as number[],
-      refused: 0,
-      count: 0,
-      refusedWith: new Set<number>(),
-    };
-    const spread = {
-      p50: [] as number[],
-      p99: [] as number[],
-      limited: [] as number[],
-      ms: [] as number[],
-      refused: 0,
-      count: 0,
-      refusedWith: new Set<number>(),
-    };
+    const single = floodFigures();
+    const spread = floodFigures();
     let baselineP99: number[] = [];
     let forwarded = 0;
     for (let run = 0; run < RUNS; run++) {

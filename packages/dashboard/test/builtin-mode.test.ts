@@ -3,7 +3,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import {
   startPostgres,
-  startSmtp,
   type RunningSmtp,
   type StartedPostgres,
   ADMIN_PASSWORD,
@@ -13,29 +12,27 @@ import {
   type Answer,
   type RunningDashboard,
 } from '@paddock/testing';
+import { startSignupDashboard, type SignupDashboard } from './support/signup-dashboard.js';
 import { tokenInMail } from './support/smtp.js';
 
 const LOCKOUT_SECONDS = 2;
 const MAX_ATTEMPTS = 3;
 
+let started: SignupDashboard;
 let smtp: RunningSmtp;
 let dashboard: RunningDashboard;
 
 before(async () => {
-  smtp = await startSmtp();
-  dashboard = await startDashboard({
-    SVC_AUTH_MODE: 'builtin',
-    SVC_BUILTIN_ALLOW_SIGNUP: 'true',
+  started = await startSignupDashboard({
     SVC_BUILTIN_VERIFY_EMAIL: 'true',
     SVC_BUILTIN_MAX_FAILED_ATTEMPTS: String(MAX_ATTEMPTS),
     SVC_BUILTIN_LOCKOUT_DURATION: String(LOCKOUT_SECONDS),
     SVC_AUTH_ROLE_EDITOR_GROUPS: 'dev',
-    SVC_SMTP_URL: smtp.url,
   });
+  ({ smtp, dashboard } = started);
 });
 after(async () => {
-  await dashboard.stop();
-  await smtp.stop();
+  await started.stop();
 });
 
 const login = (client: Client, username: string, password: string) =>

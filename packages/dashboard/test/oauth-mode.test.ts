@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  freePort,
   Client,
   errorOf,
   manyGroups,
-  startDashboard,
-  startOidcProvider,
+  startOAuthDashboard,
   type Answer,
+  type OAuthDashboard,
   type RunningDashboard,
   type RunningOidcProvider,
 } from '@paddock/testing';
@@ -39,34 +38,22 @@ interface UserBody {
   user: User;
 }
 
+let oauth: OAuthDashboard;
 let op: RunningOidcProvider;
 let dashboard: RunningDashboard;
 let origin: string;
 
 before(async () => {
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  op = await startOidcProvider({
-    redirectUris: [`${origin}/api/auth/callback`],
-    postLogoutRedirectUris: [`${origin}/login`],
-    accounts: ACCOUNTS,
-  });
-  dashboard = await startDashboard({
-    SVC_AUTH_MODE: 'oauth',
-    SVC_LISTEN_ADDR: `127.0.0.1:${port}`,
-    SVC_BASE_URL: origin,
+  oauth = await startOAuthDashboard(ACCOUNTS, {
     SVC_OAUTH_PROVIDER: 'generic',
-    SVC_OAUTH_ISSUER_URL: op.issuer,
-    SVC_OAUTH_CLIENT_ID: op.clientId,
-    SVC_OAUTH_CLIENT_SECRET: op.clientSecret,
     SVC_AUTH_ROLE_ADMIN_GROUPS: ADMIN_GROUP,
     SVC_AUTH_ROLE_EDITOR_GROUPS: EDITOR_GROUP,
   });
+  ({ op, dashboard, origin } = oauth);
   assert.equal(dashboard.base, origin);
 });
 after(async () => {
-  await dashboard?.stop();
-  await op?.stop();
+  await oauth?.stop();
 });
 
 const newClient = () => new Client(dashboard.base);

@@ -10,6 +10,7 @@ export {
 export { start, type Started } from './processes.js';
 export { freePort } from './ports.js';
 export { tempDir } from './temp.js';
+export { makeRenameTree, startRenameLoop, type RenameLoop } from './rename-loop.js';
 export { eventually, isAlive, assertDies } from './waiting.js';
 export { startPostgres, type StartedPostgres } from './postgres.js';
 export { startSmtp, type RunningSmtp, type ReceivedMail } from './smtp.js';
@@ -30,6 +31,7 @@ export {
   type RunningDashboard,
   type Answer,
 } from './dashboard.js';
+export { startOAuthDashboard, type OAuthDashboard } from './oauth-dashboard.js';
 export {
   startOidcProvider,
   manyGroups,

@@ -3,10 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import {
   Client,
   errorOf,
-  freePort,
-  startDashboard,
-  startOidcProvider,
+  startOAuthDashboard,
   type Answer,
+  type OAuthDashboard,
   type RunningDashboard,
   type RunningOidcProvider,
 } from '@paddock/testing';
@@ -29,28 +28,16 @@ const FORGED = [
   '/api/auth/callback?state=a&state=b',
 ];
 
+let oauth: OAuthDashboard;
 let op: RunningOidcProvider;
 let dashboard: RunningDashboard;
 
 before(async () => {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  op = await startOidcProvider({
-    redirectUris: [`${origin}/api/auth/callback`],
-    accounts: ACCOUNTS,
-  });
-  dashboard = await startDashboard({
-    SVC_AUTH_MODE: 'oauth',
-    SVC_LISTEN_ADDR: `127.0.0.1:${port}`,
-    SVC_BASE_URL: origin,
-    SVC_OAUTH_ISSUER_URL: op.issuer,
-    SVC_OAUTH_CLIENT_ID: op.clientId,
-    SVC_OAUTH_CLIENT_SECRET: op.clientSecret,
-  });
+  oauth = await startOAuthDashboard(ACCOUNTS);
+  ({ op, dashboard } = oauth);
 });
 after(async () => {
-  await dashboard?.stop();
-  await op?.stop();
+  await oauth?.stop();
 });
 
 /** Starts a sign-in; the provider's authorization URL. */

@@ -8,9 +8,8 @@ import {
 } from '@paddock/common';
 import {
   Client,
-  freePort,
-  startDashboard,
-  startOidcProvider,
+  startOAuthDashboard,
+  type OAuthDashboard,
   type RunningDashboard,
   type RunningOidcProvider,
 } from '@paddock/testing';
@@ -125,27 +124,17 @@ describe('the return path after sign-in (one function for the server and the web
 });
 
 describe('the OAuth callback sends the browser only to a path of the dashboard', () => {
+  let oauth: OAuthDashboard;
   let op: RunningOidcProvider;
   let dashboard: RunningDashboard;
   before(async () => {
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    op = await startOidcProvider({
-      redirectUris: [`${origin}/api/auth/callback`],
-      accounts: { alice: { preferred_username: 'alice', email: 'alice@example.test' } },
+    oauth = await startOAuthDashboard({
+      alice: { preferred_username: 'alice', email: 'alice@example.test' },
     });
-    dashboard = await startDashboard({
-      SVC_AUTH_MODE: 'oauth',
-      SVC_LISTEN_ADDR: `127.0.0.1:${port}`,
-      SVC_BASE_URL: origin,
-      SVC_OAUTH_ISSUER_URL: op.issuer,
-      SVC_OAUTH_CLIENT_ID: op.clientId,
-      SVC_OAUTH_CLIENT_SECRET: op.clientSecret,
-    });
+    ({ op, dashboard } = oauth);
   });
   after(async () => {
-    await dashboard?.stop();
-    await op?.stop();
+    await oauth?.stop();
   });
 
   const cases: Array<[string, string]> = [

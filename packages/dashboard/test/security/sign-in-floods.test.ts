@@ -4,8 +4,6 @@ import {
   ADMIN_PASSWORD,
   Client,
   errorOf,
-  startDashboard,
-  startSmtp,
   type Answer,
   type RunningDashboard,
   type RunningSmtp,
@@ -16,6 +14,7 @@ import {
   ATTEMPTS_UNDER_ATTACK,
 } from '../../src/builtin/sign-in-throttle.js';
 import { LIMITED_ENDPOINTS } from '../../src/builtin/source-limits.js';
+import { startSignupDashboard, type SignupDashboard } from '../support/signup-dashboard.js';
 import { tokenInMail } from '../support/smtp.js';
 
 const MAX_ATTEMPTS = 3;
@@ -24,24 +23,21 @@ const RATE_LIMIT = 5;
 const FLOOD_REQUESTS = 600;
 const FLOOD_CONCURRENCY = 8;
 
+let started: SignupDashboard;
 let smtp: RunningSmtp;
 let dashboard: RunningDashboard;
 
 before(async () => {
-  smtp = await startSmtp();
-  dashboard = await startDashboard({
-    SVC_AUTH_MODE: 'builtin',
-    SVC_BUILTIN_ALLOW_SIGNUP: 'true',
+  started = await startSignupDashboard({
     SVC_BUILTIN_MAX_FAILED_ATTEMPTS: String(MAX_ATTEMPTS),
     SVC_BUILTIN_SOURCE_RATE_LIMIT: String(RATE_LIMIT),
     // The test speaks through 127.0.0.1 as a reverse proxy would: X-Forwarded-For names the client.
     SVC_AUTH_PROXY_TRUSTED_ADDRESSES: '127.0.0.1',
-    SVC_SMTP_URL: smtp.url,
   });
+  ({ smtp, dashboard } = started);
 });
 after(async () => {
-  await dashboard?.stop();
-  await smtp?.stop();
+  await started?.stop();
 });
 
 let nextSource = 1;

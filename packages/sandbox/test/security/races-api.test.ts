@@ -1,15 +1,8 @@
-import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { as, startApiSandbox, type RunningApiSandbox } from '../support/sandbox.js';
-import {
-  boundedLoop,
-  OUTSIDE_MARKER,
-  OUTSIDE_ONLY_NAME,
-  raceScene,
-  startSwapper,
-  type RaceScene,
-} from '../support/swapper.js';
+import { startApiRace, type ApiRace } from '../support/race-sandbox.js';
+import { as } from '../support/sandbox.js';
+import { OUTSIDE_ONLY_NAME, raceWhileSwapped, type Swap } from '../support/swapper.js';
 
 /** Requests per race, and the most seconds each race may take on a loaded machine. */
 const FILE_REQUESTS = 2000;
@@ -18,23 +11,18 @@ const DOWNLOADS = 300;
 const MAX_SECONDS = 150;
 const CONCURRENCY = 4;
 
-const leaked = (body: Buffer) => body.includes(OUTSIDE_MARKER) || body.includes(OUTSIDE_ONLY_NAME);
-
 describe('the file routes while a file or folder is swapped for a symlink to the outside', () => {
-  let scene: RaceScene;
-  let sandbox: RunningApiSandbox;
+  let race: ApiRace;
   before(async () => {
-    scene = await raceScene();
-    sandbox = await startApiSandbox(scene.workspace, ['-enable-api']);
+    race = await startApiRace(['-enable-api']);
   });
   after(async () => {
-    await sandbox?.stop();
-    await scene?.remove();
+    await race?.stop();
   });
 
   /** The body of a GET of the human API, whatever its status. */
   async function get(path: string): Promise<Buffer> {
-    const response = await fetch(`${sandbox.apiBase}${path}`, { headers: as('alice') });
+    const response = await fetch(`${race.sandbox.apiBase}${path}`, { headers: as('alice') });
     return Buffer.from(await response.arrayBuffer());
   }
 
@@ -42,37 +30,26 @@ describe('the file routes while a file or folder is swapped for a symlink to the
    * GETs in a bounded loop while the entries are swapped (each by its own swapper); asserts that
    * no body leaked and that some saw `insideSign`. Returns [attempts, bodies that saw it].
    */
-  async function race(
+  function raceGets(
     count: number,
-    swaps: Array<[entry: string, target: string]>,
+    swaps: Swap[],
     path: (i: number) => string,
     insideSign: string,
   ): Promise<[number, number]> {
-    const swappers = [];
-    for (const [entry, target] of swaps) {
-      swappers.push(await startSwapper(join(scene.workspace, entry), target, scene.stash));
-    }
-    let leaks = 0;
-    let inside = 0;
-    let attempts: number;
-    try {
-      attempts = await boundedLoop(count, CONCURRENCY, MAX_SECONDS, async (i) => {
-        const body = await get(path(i));
-        if (leaked(body)) leaks++;
-        else if (body.includes(insideSign)) inside++;
-      });
-    } finally {
-      for (const swapper of swappers) assert.ok((await swapper.stop()) > 0, 'no swap happened');
-    }
-    assert.equal(leaks, 0, `${leaks} of ${attempts} answers held outside content`);
-    assert.ok(inside > 0, 'no answer saw the inside: the race proves nothing');
-    return [attempts, inside];
+    return raceWhileSwapped(race.scene, {
+      swaps,
+      count,
+      concurrency: CONCURRENCY,
+      maxSeconds: MAX_SECONDS,
+      attempt: (i) => get(path(i)),
+      insideSign,
+    });
   }
 
   test('/api/file never serves an outside file when its folder is swapped', async (t) => {
-    const [attempts, inside] = await race(
+    const [attempts, inside] = await raceGets(
       FILE_REQUESTS,
-      [['sub', scene.outside]],
+      [['sub', race.scene.outside]],
       () => '/api/file?path=sub/file.txt',
       'inside content',
     );
@@ -80,9 +57,9 @@ describe('the file routes while a file or folder is swapped for a symlink to the
   });
 
   test('/api/file never serves an outside file when the file is swapped', async (t) => {
-    const [attempts, inside] = await race(
+    const [attempts, inside] = await raceGets(
       FILE_REQUESTS,
-      [['file.txt', join(scene.outside, 'secret.txt')]],
+      [['file.txt', join(race.scene.outside, 'secret.txt')]],
       () => '/api/file?path=file.txt',
       'inside content',
     );
@@ -90,9 +67,9 @@ describe('the file routes while a file or folder is swapped for a symlink to the
   });
 
   test('/api/tree never lists the outside folder', async (t) => {
-    const [attempts, inside] = await race(
+    const [attempts, inside] = await raceGets(
       TREE_REQUESTS,
-      [['sub', scene.outside]],
+      [['sub', race.scene.outside]],
       (i) => (i % 2 === 0 ? '/api/tree?path=sub' : '/api/tree'),
       'file.txt',
     );
@@ -100,11 +77,11 @@ describe('the file routes while a file or folder is swapped for a symlink to the
   });
 
   test('/api/download never puts an outside file into the zip', async (t) => {
-    const [attempts, inside] = await race(
+    const [attempts, inside] = await raceGets(
       DOWNLOADS,
       [
-        ['sub', scene.outside],
-        ['data.png', join(scene.outside, OUTSIDE_ONLY_NAME)],
+        ['sub', race.scene.outside],
+        ['data.png', join(race.scene.outside, OUTSIDE_ONLY_NAME)],
       ],
       () => '/api/download',
       'inside content',

@@ -4,15 +4,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import ssh2, { type SFTPWrapper } from 'ssh2';
 import { ed25519KeyPair } from '../../src/ssh/key-pair.js';
-import { as, startApiSandbox, type RunningApiSandbox } from '../support/sandbox.js';
-import {
-  boundedLoop,
-  OUTSIDE_MARKER,
-  OUTSIDE_ONLY_NAME,
-  raceScene,
-  startSwapper,
-  type RaceScene,
-} from '../support/swapper.js';
+import { startApiRace, type ApiRace } from '../support/race-sandbox.js';
+import { as } from '../support/sandbox.js';
+import { OUTSIDE_MARKER, raceWhileSwapped, type RaceScene } from '../support/swapper.js';
 
 /** SFTP requests per race, and the most seconds each race may take on a loaded machine. */
 const READS = 1000;
@@ -30,13 +24,14 @@ function settle<T>(call: (done: (err: Error | null | undefined, value?: T) => vo
 }
 
 describe('SFTP while a folder is swapped for a symlink to the outside', () => {
+  let race: ApiRace;
   let scene: RaceScene;
-  let sandbox: RunningApiSandbox;
   const clients: ssh2.Client[] = [];
   const sessions: SFTPWrapper[] = [];
   before(async () => {
-    scene = await raceScene();
-    sandbox = await startApiSandbox(scene.workspace, ['-enable-ssh']);
+    race = await startApiRace(['-enable-ssh']);
+    scene = race.scene;
+    const { sandbox } = race;
     const headers = { ...as('alice'), 'content-type': 'application/json' };
     const key = ed25519KeyPair();
     const registered = await fetch(`${sandbox.apiBase}/api/ssh-authorized-keys`, {
@@ -70,37 +65,27 @@ describe('SFTP while a folder is swapped for a symlink to the outside', () => {
   });
   after(async () => {
     for (const client of clients) client.end();
-    await sandbox?.stop();
-    await scene?.remove();
+    await race?.stop();
   });
 
   /** Runs `attempt` in a bounded loop while sub is swapped; returns [attempts, inside answers]. */
-  async function race(
+  function raceRequests(
     count: number,
     attempt: (sftp: SFTPWrapper, i: number) => Promise<string>,
     insideSign: string,
   ): Promise<[number, number]> {
-    const swapper = await startSwapper(join(scene.workspace, 'sub'), scene.outside, scene.stash);
-    const leaks: string[] = [];
-    let inside = 0;
-    let attempts: number;
-    try {
-      attempts = await boundedLoop(count, CONCURRENCY, MAX_SECONDS, async (i, worker) => {
-        const answer = await attempt(sessions[worker]!, i);
-        if (answer.includes(OUTSIDE_MARKER) || answer.includes(OUTSIDE_ONLY_NAME)) {
-          leaks.push(answer);
-        } else if (answer.includes(insideSign)) inside++;
-      });
-    } finally {
-      assert.ok((await swapper.stop()) > 0, 'the swapper never swapped');
-    }
-    assert.deepEqual(leaks, [], `${leaks.length} of ${attempts} answers showed outside content`);
-    assert.ok(inside > 0, 'no answer saw the inside: the race proves nothing');
-    return [attempts, inside];
+    return raceWhileSwapped(scene, {
+      swaps: [['sub', scene.outside]],
+      count,
+      concurrency: CONCURRENCY,
+      maxSeconds: MAX_SECONDS,
+      attempt: (i, worker) => attempt(sessions[worker]!, i),
+      insideSign,
+    });
   }
 
   test('reading never returns the outside file', async (t) => {
-    const [attempts, inside] = await race(
+    const [attempts, inside] = await raceRequests(
       READS,
       async (sftp) => {
         const read = await settle<Buffer>((done) => sftp.readFile('sub/file.txt', done));
@@ -112,7 +97,7 @@ describe('SFTP while a folder is swapped for a symlink to the outside', () => {
   });
 
   test('listing never shows the outside folder', async (t) => {
-    const [attempts, inside] = await race(
+    const [attempts, inside] = await raceRequests(
       LISTINGS,
       async (sftp) => {
         const list = await settle<ssh2.FileEntry[]>((done) => sftp.readdir('sub', done));
@@ -125,7 +110,7 @@ describe('SFTP while a folder is swapped for a symlink to the outside', () => {
 
   test('writing creates nothing outside', async (t) => {
     const outsideBefore = (await readdir(scene.outside)).sort();
-    const [attempts, inside] = await race(
+    const [attempts, inside] = await raceRequests(
       WRITES,
       async (sftp, i) => {
         const wrote = await settle<void>((done) =>

@@ -2,14 +2,13 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connect, startSandbox, textOf, type RunningSandbox } from '../support/sandbox.js';
+import { startMcpRace, type McpRace } from '../support/race-sandbox.js';
+import { textOf } from '../support/sandbox.js';
 import {
   boundedLoop,
   OUTSIDE_MARKER,
   OUTSIDE_ONLY_NAME,
-  raceScene,
-  startSwapper,
+  whileSwapped,
   type RaceScene,
 } from '../support/swapper.js';
 
@@ -30,40 +29,30 @@ async function filesBelow(folder: string): Promise<string[]> {
 }
 
 describe('Write and Edit while their folder is swapped for a symlink to the outside', () => {
+  let race: McpRace;
   let scene: RaceScene;
-  let sandbox: RunningSandbox;
-  let clients: Client[] = [];
   before(async () => {
-    scene = await raceScene();
-    sandbox = await startSandbox(scene.workspace);
-    clients = await Promise.all(
-      Array.from({ length: CONCURRENCY }, () => connect(sandbox.base, 'streamable')),
-    );
+    race = await startMcpRace(CONCURRENCY);
+    scene = race.scene;
   });
   after(async () => {
-    await Promise.all(clients.map((client) => client.close()));
-    await sandbox?.stop();
-    await scene?.remove();
+    await race?.stop();
   });
 
   test('creates nothing outside and leaves no temporary file anywhere', async (t) => {
     const outsideBefore = await filesBelow(scene.outside);
-    const swapper = await startSwapper(join(scene.workspace, 'sub'), scene.outside, scene.stash);
     const answers = new Map<string, number>();
-    let attempts: number;
-    try {
-      attempts = await boundedLoop(WRITES, CONCURRENCY, MAX_SECONDS, async (i, worker) => {
+    const attempts = await whileSwapped(scene, [['sub', scene.outside]], () =>
+      boundedLoop(WRITES, CONCURRENCY, MAX_SECONDS, async (i, worker) => {
         const write = {
           name: 'Write',
           arguments: { file_path: `sub/new-${i}.txt`, content: `written ${i}\n` },
         };
-        const text = textOf(await clients[worker]!.callTool(write));
+        const text = textOf(await race.clients[worker]!.callTool(write));
         const kind = text.startsWith('Wrote') ? 'written' : text.replace(/new-\d+/, 'new-N');
         answers.set(kind, (answers.get(kind) ?? 0) + 1);
-      });
-    } finally {
-      assert.ok((await swapper.stop()) > 0, 'the swapper never swapped');
-    }
+      }),
+    );
 
     // Nothing new outside: no written file, no temporary file; and every secret unchanged.
     assert.deepEqual(await filesBelow(scene.outside), outsideBefore);
@@ -92,13 +81,11 @@ describe('Write and Edit while their folder is swapped for a symlink to the outs
 
   test('Edit never reads or changes the outside file', async (t) => {
     await writeFile(join(scene.workspace, 'sub', 'file.txt'), 'inside content\n');
-    const swapper = await startSwapper(join(scene.workspace, 'sub'), scene.outside, scene.stash);
-    const client = clients[0]!;
+    const client = race.clients[0]!;
     let edited = 0;
     const leaks: string[] = [];
-    let attempts: number;
-    try {
-      attempts = await boundedLoop(EDITS, 1, MAX_SECONDS, async () => {
+    const attempts = await whileSwapped(scene, [['sub', scene.outside]], () =>
+      boundedLoop(EDITS, 1, MAX_SECONDS, async () => {
         const read = textOf(
           await client.callTool({ name: 'Read', arguments: { file_path: 'sub/file.txt' } }),
         );
@@ -113,10 +100,8 @@ describe('Write and Edit while their folder is swapped for a symlink to the outs
         const text = textOf(await client.callTool(edit));
         if (text.includes(OUTSIDE_MARKER)) leaks.push(text);
         if (text.startsWith('Edited')) edited++;
-      });
-    } finally {
-      assert.ok((await swapper.stop()) > 0, 'the swapper never swapped');
-    }
+      }),
+    );
     assert.deepEqual(leaks, []);
     assert.equal(await readFile(join(scene.outside, 'file.txt'), 'utf8'), `${OUTSIDE_MARKER}\n`);
     assert.deepEqual(

@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdir, readdir, readlink, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readlink } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { eventually, tempDir } from '@paddock/testing';
+import { eventually, makeRenameTree, startRenameLoop, tempDir } from '@paddock/testing';
 import { ChangeBatcher, type WatcherMessage } from '../../src/workspace/watcher-thread.js';
 import { EventRing, type Change } from '../../src/workspace/watcher.js';
 import {
@@ -91,12 +88,7 @@ describe('a sandbox under a folder-rename loop', () => {
 
   before(async () => {
     folder = await tempDir('paddock-watcher-churn-');
-    for (let i = 0; i < TREE_FOLDERS; i++) {
-      await mkdir(join(folder.path, 'a', `d${i}`), { recursive: true });
-      for (let f = 0; f < FILES_PER_FOLDER; f++) {
-        await writeFile(join(folder.path, 'a', `d${i}`, `f${f}.txt`), `${i}.${f}\n`);
-      }
-    }
+    await makeRenameTree(folder.path, TREE_FOLDERS, FILES_PER_FOLDER);
     sandbox = await startApiSandbox(folder.path, ['-enable-api'], {
       SVC_API_WATCH_LINGER_SECONDS: '0',
     });
@@ -118,35 +110,6 @@ describe('a sandbox under a folder-rename loop', () => {
     );
   });
 
-  let loops = 0;
-  /** A real bash loop renaming the folder back and forth, bounded by count and time. */
-  async function renameLoop() {
-    const stop = `${folder.path}.stop-${++loops}`;
-    const script = `cd "$1"; echo started; i=0; while [ ! -e "$2" ] && [ $i -lt ${LOOP_MAX_RENAMES} ]; do mv a b; mv b a; i=$((i+2)); done; echo "$i"`;
-    const child = spawn('timeout', [
-      String(LOOP_MAX_SECONDS),
-      'bash',
-      '-c',
-      script,
-      'loop',
-      folder.path,
-      stop,
-    ]);
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = once(child, 'exit');
-    await eventually('the loop started', () => (out.startsWith('started') ? true : undefined));
-    return {
-      running: () => child.exitCode === null && child.signalCode === null,
-      finish: async () => {
-        await writeFile(stop, '');
-        await exited;
-        await rm(stop, { force: true });
-        return Number(out.replace('started', '').trim());
-      },
-    };
-  }
-
   for (const subscribed of [true, false]) {
     it(
       `answers every /healthz and completes a Write during the loop, ${subscribed ? 'with' : 'without'} a subscriber`,
@@ -156,7 +119,10 @@ describe('a sandbox under a folder-rename loop', () => {
           ? await openEventStream(`${sandbox.apiBase}/api/events`, as('alice'))
           : undefined;
         if (stream) await stream.next((f) => f.includes('event: ready'));
-        const loop = await renameLoop();
+        const loop = await startRenameLoop(folder.path, {
+          maxRenames: LOOP_MAX_RENAMES,
+          maxSeconds: LOOP_MAX_SECONDS,
+        });
         try {
           // The loop is under way once the subscriber sees a rename (without one: the folder moved).
           if (stream)

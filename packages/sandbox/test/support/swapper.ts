@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { start, tempDir, type Started } from '@paddock/testing';
@@ -164,4 +165,69 @@ export async function boundedLoop(
   };
   await Promise.all(Array.from({ length: concurrency }, (_, n) => worker(n)));
   return next;
+}
+
+/** Outside content or names in an answer: the marker, or the name only the outside folder has. */
+export function showsOutside(answer: string | Buffer): boolean {
+  return answer.includes(OUTSIDE_MARKER) || answer.includes(OUTSIDE_ONLY_NAME);
+}
+
+/** An entry of the scene's workspace (relative to it) and the outside path its symlink targets. */
+export type Swap = [entry: string, target: string];
+
+/**
+ * Runs `during` while each of `swaps` is swapped by a swapper of its own; then stops them all and
+ * asserts that each swapped.
+ */
+export async function whileSwapped<T>(
+  scene: RaceScene,
+  swaps: readonly Swap[],
+  during: () => Promise<T>,
+): Promise<T> {
+  const swappers: Swapper[] = [];
+  for (const [entry, target] of swaps) {
+    swappers.push(await startSwapper(join(scene.workspace, entry), target, scene.stash));
+  }
+  try {
+    return await during();
+  } finally {
+    for (const swapper of swappers) {
+      assert.ok((await swapper.stop()) > 0, 'the swapper never swapped');
+    }
+  }
+}
+
+export interface Race {
+  swaps: readonly Swap[];
+  /** The bounded loop (see boundedLoop). */
+  count: number;
+  concurrency: number;
+  maxSeconds: number;
+  /** One request; resolves with its answer (a refusal is an answer too). */
+  attempt: (i: number, worker: number) => Promise<string | Buffer>;
+  /** A text that an answer showing the inside holds. */
+  insideSign: string;
+}
+
+/**
+ * Runs a race's attempts in a bounded loop while its entries are swapped; asserts that no answer
+ * showed outside content and that some showed the inside (else the race proves nothing). Returns
+ * [attempts, answers that showed the inside].
+ */
+export async function raceWhileSwapped(
+  scene: RaceScene,
+  race: Race,
+): Promise<[attempts: number, inside: number]> {
+  const leaks: string[] = [];
+  let inside = 0;
+  const attempts = await whileSwapped(scene, race.swaps, () =>
+    boundedLoop(race.count, race.concurrency, race.maxSeconds, async (i, worker) => {
+      const answer = await race.attempt(i, worker);
+      if (showsOutside(answer)) leaks.push(answer.toString());
+      else if (answer.includes(race.insideSign)) inside++;
+    }),
+  );
+  assert.deepEqual(leaks, [], `${leaks.length} of ${attempts} answers showed outside content`);
+  assert.ok(inside > 0, 'no answer saw the inside: the race proves nothing');
+  return [attempts, inside];
 }
