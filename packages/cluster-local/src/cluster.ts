@@ -14,6 +14,7 @@ import { createTokenAuthority } from './auth/tokens.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
+import { StatefulSetController } from './controllers/statefulset-controller.js';
 import { WorkQueue } from './controllers/work-queue.js';
 import { checkStructural, compileSchema } from './crd/compile.js';
 import { DATA_FILES, loadSecrets, prepareDatabaseFile } from './data-dir.js';
@@ -107,6 +108,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
     new CrdController(store, resources, queue, compileSchema, system, logger).start(),
     new GarbageCollector(store, resources, queue, system).start(),
     new NamespaceController(store, resources, queue, system).start(),
+    new StatefulSetController(store, resources, queue, system, logger).start(),
     store.subscribe((change) => {
       if (change.type === 'DELETED' && change.resource === 'pods') {
         logs.remove(metaOf(change.object).uid ?? '');

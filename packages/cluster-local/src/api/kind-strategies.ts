@@ -2,6 +2,7 @@ import type { FieldError, KubeObject } from '../contracts.js';
 import { isRecord, metaOf } from '../objects/object-meta.js';
 import { crdSpecOf } from '../registry/crd-kinds.js';
 import { rbacStrategies } from './rbac-validation.js';
+import { statefulSets } from './statefulset-strategy.js';
 
 /** What differs between kinds when objects are created and updated (Kubernetes' REST strategies). */
 export interface KindStrategy {
@@ -234,6 +235,7 @@ export function kindStrategies(options: {
     services,
     secrets,
     resourcequotas: resourceQuotas,
+    'statefulsets.apps': statefulSets,
     'customresourcedefinitions.apiextensions.k8s.io': crdStrategy(options.checkStructural),
     ...rbacStrategies,
   };

@@ -8,9 +8,11 @@ const dotted = (path: string) => path.replace(/^\./, '');
 /** The autoscaling/v1 Scale of a custom resource declaring the scale subresource. */
 export function scaleOf(object: KubeObject, scale: ScaleSubresource): KubeObject {
   const meta = metaOf(object);
-  const selector = scale.labelSelectorPath
-    ? valueAt(object, dotted(scale.labelSelectorPath))
-    : undefined;
+  const selector = scale.selectorOf
+    ? scale.selectorOf(object)
+    : scale.labelSelectorPath
+      ? valueAt(object, dotted(scale.labelSelectorPath))
+      : undefined;
   return {
     apiVersion: 'autoscaling/v1',
     kind: 'Scale',

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../contracts.js';
 import { textOf, valueAt } from '../objects/json-path.js';
 import { AGE_COLUMN, BUILTIN_COLUMNS, NAME_COLUMN } from '../table/columns.js';
+import { selectorText } from '../table/label-selector-text.js';
 import { eventsV1Conversion } from './event-conversion.js';
 import { groupResource, STANDARD_VERBS, STATUS_VERBS, type ResourceType } from './resource-type.js';
 
@@ -20,6 +21,7 @@ interface KindSpec {
   allowCreateOnUpdate?: boolean;
   returnDeletedObject?: boolean;
   conversion?: ResourceType['conversion'];
+  scale?: ResourceType['scale'];
 }
 
 function kind(spec: KindSpec): ResourceType {
@@ -50,6 +52,7 @@ function kind(spec: KindSpec): ResourceType {
     allowCreateOnUpdate: spec.allowCreateOnUpdate ?? false,
     returnDeletedObject: spec.returnDeletedObject ?? false,
     ...(spec.conversion ? { conversion: spec.conversion } : {}),
+    ...(spec.scale ? { scale: spec.scale } : {}),
   };
 }
 
@@ -189,6 +192,20 @@ export function builtinKinds(): ResourceType[] {
       shortNames: ['deploy'],
       categories: ['all'],
       subresources: { status: STATUS_VERBS },
+    }),
+    kind({
+      group: 'apps',
+      kind: 'StatefulSet',
+      plural: 'statefulsets',
+      namespaced: true,
+      shortNames: ['sts'],
+      categories: ['all'],
+      subresources: { status: STATUS_VERBS, scale: STATUS_VERBS },
+      scale: {
+        specReplicasPath: '.spec.replicas',
+        statusReplicasPath: '.status.replicas',
+        selectorOf: (o) => selectorText(valueAt(o, 'spec.selector')),
+      },
     }),
     kind({
       group: 'policy',

@@ -15,6 +15,8 @@ export interface ScaleSubresource {
   specReplicasPath: string;
   statusReplicasPath: string;
   labelSelectorPath?: string;
+  /** A built-in kind's selector, as the Scale's status.selector string (StatefulSet: spec.selector). */
+  selectorOf?: (object: KubeObject) => string | undefined;
 }
 
 /** Translates objects of a kind served at a version that differs from how they are stored. */

@@ -89,6 +89,16 @@ function eventObject(event: KubeObject): string {
   return `${typeof kind === 'string' ? kind.toLowerCase() : ''}/${textOf(name ?? '')}`;
 }
 
+/** One field of each container of a workload's pod template, comma-separated. */
+function templateContainers(workload: KubeObject, field: 'name' | 'image'): string {
+  const containers = valueAt(workload, 'spec.template.spec.containers');
+  if (!Array.isArray(containers)) return '';
+  return containers
+    .filter(isRecord)
+    .map((c) => textOf(c[field] ?? ''))
+    .join(',');
+}
+
 const text = (path: string) => (o: KubeObject) => {
   const value = valueAt(o, path);
   return value === undefined || value === '' ? '<none>' : value;
@@ -178,5 +188,15 @@ export const BUILTIN_COLUMNS: Record<string, PrinterColumn[]> = {
     AGE_COLUMN,
   ],
   resourcequotas: [AGE_COLUMN],
+  statefulsets: [
+    column(
+      'Ready',
+      (o) =>
+        `${textOf(valueAt(o, 'status.readyReplicas') ?? 0)}/${textOf(valueAt(o, 'spec.replicas') ?? 1)}`,
+    ),
+    AGE_COLUMN,
+    column('Containers', (o) => templateContainers(o, 'name'), { priority: 1 }),
+    column('Images', (o) => templateContainers(o, 'image'), { priority: 1 }),
+  ],
   limitranges: [CREATED_AT_COLUMN],
 };
