@@ -12,8 +12,12 @@ export interface KindDefinition {
   readonly spec: SchemaNode;
   readonly status: SchemaNode;
   readonly printerColumns: readonly PrinterColumn[];
-  /** Lets `kubectl scale` and autoscalers set the replica count. */
-  readonly scale?: { readonly specReplicasPath: string; readonly statusReplicasPath: string };
+  /** Lets `kubectl scale` and autoscalers set the replica count (and find the pods it counts). */
+  readonly scale?: {
+    readonly specReplicasPath: string;
+    readonly statusReplicasPath: string;
+    readonly labelSelectorPath?: string;
+  };
 }
 
 export interface PrinterColumn {
@@ -46,7 +50,11 @@ export interface CustomResourceDefinition {
       schema: { openAPIV3Schema: SchemaNode };
       subresources: {
         status: Record<string, never>;
-        scale?: { specReplicasPath: string; statusReplicasPath: string };
+        scale?: {
+          specReplicasPath: string;
+          statusReplicasPath: string;
+          labelSelectorPath?: string;
+        };
       };
       additionalPrinterColumns: PrinterColumn[];
     }[];

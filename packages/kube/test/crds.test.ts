@@ -10,6 +10,7 @@ import {
   crdFiles,
   customResourceDefinitions,
   DEFAULT_AGENT_IMAGE,
+  DEFAULT_AGENT_STORAGE_SIZE,
   DURATION_PATTERN,
   GENERATE_COMMAND,
   GROUP,
@@ -156,6 +157,9 @@ const celRules: Record<string, (self: Json) => boolean> = {
     self.type !== 'mcp' || has(self, 'mcpConfig'),
   "self.type != 'openapi' || has(self.openAPIConfig)": (self) =>
     self.type !== 'openapi' || has(self, 'openAPIConfig'),
+  "!(self.containerPort in [7070, 7071]) && !(self.name in ['mcp', 'api'])": (self) =>
+    ![7070, 7071].includes(Number(self.containerPort)) &&
+    !['mcp', 'api'].includes(String(self.name)),
   'self.handlers.all(h, self.handlers.exists_one(x, x.name == h.name))': (self) => {
     const names = (self.handlers as Json[]).map((h) => h.name);
     return names.every((name) => names.filter((n) => n === name).length === 1);
@@ -301,10 +305,20 @@ describe('the CustomResourceDefinitions', () => {
         scope: 'Namespaced',
         names: names('AgentRuntime', 'agentruntimes', 'ar'),
         versions: version(
-          ['Replicas=.spec.replicas', 'Ready=.status.readyReplicas', 'Phase=.status.phase', age],
+          [
+            'Replicas=.spec.replicas',
+            'Ready=.status.readyReplicas',
+            'Phase=.status.phase',
+            'Model=.spec.model',
+            age,
+          ],
           {
             status: {},
-            scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' },
+            scale: {
+              specReplicasPath: '.spec.replicas',
+              statusReplicasPath: '.status.replicas',
+              labelSelectorPath: '.status.selector',
+            },
           },
         ),
       },
@@ -375,9 +389,16 @@ describe('the CustomResourceDefinitions', () => {
       ['ToolRegistry', 'spec.handlers[].grpcConfig.tlsInsecureSkipVerify', false],
       ['AgentRuntime', 'spec.replicas', 1],
       ['AgentRuntime', 'spec.image', DEFAULT_AGENT_IMAGE],
+      ['AgentRuntime', 'spec.storage', {}],
+      ['AgentRuntime', 'spec.storage.size', DEFAULT_AGENT_STORAGE_SIZE],
+      ['AgentRuntime', 'spec.sandbox', {}],
+      ['AgentRuntime', 'spec.sandbox.exec', true],
+      ['AgentRuntime', 'spec.sandbox.portForward', true],
+      ['AgentRuntime', 'spec.sandbox.ssh', true],
+      ['AgentRuntime', 'spec.ports[].protocol', 'TCP'],
     ];
     for (const [kind, path, value] of defaults) {
-      assert.equal(nodeAt(schemaOf(kind), path).default, value, `${kind} ${path}`);
+      assert.deepEqual(nodeAt(schemaOf(kind), path).default, value, `${kind} ${path}`);
     }
   });
 
@@ -449,7 +470,34 @@ describe('the CustomResourceDefinitions', () => {
     );
     assert.deepEqual(
       fill({ kind: 'AgentRuntime', metadata, spec: { promptPackRef: { name: 'p' } } }),
-      { promptPackRef: { name: 'p' }, replicas: 1, image: DEFAULT_AGENT_IMAGE },
+      {
+        promptPackRef: { name: 'p' },
+        replicas: 1,
+        image: DEFAULT_AGENT_IMAGE,
+        storage: { size: DEFAULT_AGENT_STORAGE_SIZE },
+        sandbox: { exec: true, portForward: true, ssh: true },
+      },
+    );
+    // Written in part, the rest is filled in around what the user chose.
+    assert.deepEqual(
+      fill({
+        kind: 'AgentRuntime',
+        metadata,
+        spec: {
+          promptPackRef: { name: 'p' },
+          storage: { storageClassName: 'fast' },
+          sandbox: { ssh: false },
+          ports: [{ name: 'web', containerPort: 3000 }],
+        },
+      }),
+      {
+        promptPackRef: { name: 'p' },
+        replicas: 1,
+        image: DEFAULT_AGENT_IMAGE,
+        storage: { size: DEFAULT_AGENT_STORAGE_SIZE, storageClassName: 'fast' },
+        sandbox: { exec: true, portForward: true, ssh: false },
+        ports: [{ name: 'web', containerPort: 3000, protocol: 'TCP' }],
+      },
     );
   });
 
@@ -518,6 +566,11 @@ describe('the samples in examples/resources/invalid', () => {
         rule: "self.all(k, !k.startsWith('paddock.dev/'))",
         at: '/spec/namespace/labels',
       },
+      'agent-port-of-the-sandbox.yaml': {
+        rule: "!(self.containerPort in [7070, 7071]) && !(self.name in ['mcp', 'api'])",
+        at: '/spec/ports/1',
+      },
+      'agent-storage-size.yaml': { keyword: 'pattern', at: '/spec/storage/size' },
       'sse-mcp-without-endpoint.yaml': {
         rule: "self.transport != 'sse' || has(self.endpoint)",
         at: '/spec/handlers/0/mcpConfig',

@@ -86,11 +86,33 @@ describe('the types derived from the schemas', () => {
     const badQuantity: WorkspaceSpec['quotas'] = { compute: { limits: { cpu: true } } };
     // @ts-expect-error an http tool needs its description and inputSchema
     const partialTool: ToolHandler['tool'] = { name: 'echo' };
+    const grown: AgentRuntime['spec'] = {
+      promptPackRef: { name: 'prompts' },
+      resources: { requests: { cpu: '500m' }, limits: { memory: '2Gi' } },
+      storage: { size: '20Gi', storageClassName: 'fast' },
+      sandbox: { ssh: false },
+      ports: [{ name: 'web', containerPort: 3000, protocol: 'UDP' }],
+    };
+    // @ts-expect-error an agent's extra port needs its containerPort
+    const portless: AgentRuntime['spec']['ports'] = [{ name: 'web' }];
+    // @ts-expect-error the sandbox features are exec, portForward and ssh
+    const unknownFeature: AgentRuntime['spec']['sandbox'] = { shell: true };
 
     assert.deepEqual(
       [workspace.kind, registry.kind, agent.kind, pack.kind],
       ['Workspace', 'ToolRegistry', 'AgentRuntime', 'PromptPack'],
     );
-    assert.ok([unknownRole, noDisplayName, misspelt, badQuantity, partialTool].every(Boolean));
+    assert.ok(
+      [
+        unknownRole,
+        noDisplayName,
+        misspelt,
+        badQuantity,
+        partialTool,
+        portless,
+        unknownFeature,
+      ].every(Boolean),
+    );
+    assert.equal(grown.sandbox?.ssh, false);
   });
 });

@@ -3,12 +3,52 @@ import type { KindDefinition } from '../custom-resource-definition.js';
 import type { FromSchema } from '../from-schema.js';
 import type { ObjectMeta } from '../object-meta.js';
 import { conditionsSchema } from './condition.js';
-import { count, observedGeneration, stringMap, usd } from './field-schemas.js';
+import { count, observedGeneration, port, quantity, stringMap, usd } from './field-schemas.js';
 
 /** An agent: replicas of a sandbox image driven by a PromptPack. It owns the pods it runs. */
 
 /** The image an AgentRuntime runs when it names none. */
 export const DEFAULT_AGENT_IMAGE = 'paddock-sandbox:latest';
+/** The size of each replica's workspace volume when spec.storage.size is not given. */
+export const DEFAULT_AGENT_STORAGE_SIZE = '10Gi';
+/** The sandbox's own listeners in an agent's pods: extra ports may not take them. */
+export const AGENT_MCP_PORT = 7070;
+export const AGENT_API_PORT = 7071;
+/** Their port names, in the pods and the headless Service. */
+export const AGENT_MCP_PORT_NAME = 'mcp';
+export const AGENT_API_PORT_NAME = 'api';
+/** At most this many extra ports per agent (a pod's port list stays readable; previews are few). */
+export const MAX_AGENT_PORTS = 16;
+
+const computeAmounts = {
+  type: 'object',
+  properties: {
+    cpu: quantity('CPU, such as 500m or 2.'),
+    memory: quantity('Memory, such as 512Mi or 2Gi.'),
+  },
+} as const;
+
+const agentPort = {
+  type: 'object',
+  required: ['name', 'containerPort'],
+  properties: {
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 15,
+      pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+      description: 'The port name (an IANA service name), unique in the agent.',
+    },
+    containerPort: port('The port a program in the pod listens on.'),
+    protocol: { type: 'string', enum: ['TCP', 'UDP'], default: 'TCP' },
+  },
+  'x-kubernetes-validations': [
+    {
+      rule: `!(self.containerPort in [${AGENT_MCP_PORT}, ${AGENT_API_PORT}]) && !(self.name in ['${AGENT_MCP_PORT_NAME}', '${AGENT_API_PORT_NAME}'])`,
+      message: `ports ${AGENT_MCP_PORT} and ${AGENT_API_PORT} and the names ${AGENT_MCP_PORT_NAME} and ${AGENT_API_PORT_NAME} belong to the sandbox`,
+    },
+  ],
+} as const;
 
 export const agentRuntimeSpecSchema = {
   type: 'object',
@@ -24,6 +64,47 @@ export const agentRuntimeSpecSchema = {
     image: { type: 'string', default: DEFAULT_AGENT_IMAGE },
     model: { type: 'string', description: 'The model the agent calls.' },
     env: stringMap('Environment variables of the agent.'),
+    resources: {
+      type: 'object',
+      description:
+        'CPU and memory of each replica. Per resource, a missing request takes the limit and a missing limit the request; with neither, 250m/1 CPU and 256Mi/1Gi memory (request/limit).',
+      properties: { requests: computeAmounts, limits: computeAmounts },
+    },
+    storage: {
+      type: 'object',
+      description:
+        "Each replica's workspace volume, mounted at /workspace and kept across restarts.",
+      default: {},
+      properties: {
+        size: { ...quantity('The volume size.'), default: DEFAULT_AGENT_STORAGE_SIZE },
+        storageClassName: {
+          type: 'string',
+          description: "The StorageClass; the cluster's default when omitted.",
+        },
+      },
+    },
+    sandbox: {
+      type: 'object',
+      description: 'The human features the sandbox of each replica serves on its API port.',
+      default: {},
+      properties: {
+        exec: { type: 'boolean', default: true, description: 'Terminals (/api/exec).' },
+        portForward: {
+          type: 'boolean',
+          default: true,
+          description: 'TCP tunnels to the pod (/api/port-forward).',
+        },
+        ssh: { type: 'boolean', default: true, description: 'The embedded SSH server.' },
+      },
+    },
+    ports: {
+      type: 'array',
+      description: "Extra container ports the agent's programs listen on.",
+      maxItems: MAX_AGENT_PORTS,
+      items: agentPort,
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['containerPort'],
+    },
   },
 } as const;
 
@@ -33,6 +114,10 @@ export const agentRuntimeStatusSchema = {
     phase: { type: 'string', enum: ['Pending', 'Running', 'Failed'] },
     replicas: count('Pods that exist.'),
     readyReplicas: count('Pods that are ready.'),
+    selector: {
+      type: 'string',
+      description: "The label selector of the agent's pods, for the scale subresource.",
+    },
     observedGeneration,
     costUsage: {
       type: 'object',
@@ -51,7 +136,8 @@ export const agentRuntimeStatusSchema = {
     },
     conditions: {
       ...conditionsSchema,
-      description: 'ReplicasLimited when spec.replicas is over the workspace limit.',
+      description:
+        'Available, Progressing; ReplicasLimited when spec.replicas is over the workspace limit; Paused while the workspace budget pauses agents.',
     },
   },
 } as const;
@@ -80,7 +166,12 @@ export const agentRuntimeDefinition: KindDefinition = {
     { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
     { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas' },
     { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+    { name: 'Model', type: 'string', jsonPath: '.spec.model' },
     { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
   ],
-  scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' },
+  scale: {
+    specReplicasPath: '.spec.replicas',
+    statusReplicasPath: '.status.replicas',
+    labelSelectorPath: '.status.selector',
+  },
 };

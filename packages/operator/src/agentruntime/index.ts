@@ -1,0 +1,51 @@
+// What the AgentRuntime controller makes exist and reports, computed from the agent, its
+// Workspace and its PromptPack (desired objects) or from its StatefulSet and pods (status).
+export type * from './workload-objects.js';
+export {
+  AGENT_APP_NAME,
+  MAX_AGENT_NAME_LENGTH,
+  agentNameProblem,
+  agentLabels,
+  agentSelector,
+  agentSelectorLabels,
+} from './agent-labels.js';
+export {
+  CONDITION_PAUSED,
+  CONDITION_REPLICAS_LIMITED,
+  agentWorkspace,
+  effectiveReplicas,
+  type AgentWorkspace,
+  type EffectiveReplicas,
+} from './effective-replicas.js';
+export {
+  ANNOTATION_PROMPT_PACK,
+  DEFAULT_RESOURCES,
+  ENV_MODEL,
+  ENV_POD_NAME,
+  PROOF_SECRET_KEY,
+  PROOF_SECRET_NAME,
+  SANDBOX_CONTAINER,
+  SANDBOX_UID,
+  TMP_MOUNT_PATH,
+  TMP_SIZE_LIMIT,
+  WORKSPACE_MOUNT_PATH,
+  WORKSPACE_VOLUME,
+  agentResources,
+  desiredStatefulSet,
+  promptPackAnnotation,
+  replicaHostname,
+  sandboxArgs,
+  type AgentWorkloadInputs,
+  type PromptPackVersion,
+} from './desired-statefulset.js';
+export { desiredService } from './desired-service.js';
+export {
+  CONDITION_AVAILABLE,
+  CONDITION_PROGRESSING,
+  FAILED_WAITING_REASONS,
+  agentStatus,
+  failingPod,
+  type AgentPhase,
+  type AgentStatusInputs,
+  type ComputedAgentStatus,
+} from './agent-status.js';
