@@ -9,6 +9,7 @@ export {
   ANNOTATION_TOOL_TYPE,
 } from './labels.js';
 export type { ObjectMeta, OwnerReference } from './object-meta.js';
+export { agentOwnerReference } from './object-meta.js';
 export type { FromSchema } from './from-schema.js';
 export type { SchemaNode, ValidationRule } from './schema-node.js';
 export type {

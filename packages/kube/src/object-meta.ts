@@ -1,3 +1,5 @@
+import { API_VERSION } from './api-group.js';
+
 /** The metadata fields Paddock reads and writes on its objects (a subset of Kubernetes' ObjectMeta). */
 export interface ObjectMeta {
   name: string;
@@ -21,4 +23,19 @@ export interface OwnerReference {
   uid: string;
   controller?: boolean;
   blockOwnerDeletion?: boolean;
+}
+
+/** The reference by which an object names the AgentRuntime that made it as its controlling owner. */
+export function agentOwnerReference(
+  name: string,
+  uid: string,
+): OwnerReference & { controller: true; blockOwnerDeletion: true } {
+  return {
+    apiVersion: API_VERSION,
+    kind: 'AgentRuntime',
+    name,
+    uid,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }

@@ -1,4 +1,4 @@
-import { API_VERSION, LABEL_AGENT, type AgentRuntime } from '@paddock/kube';
+import { agentOwnerReference, LABEL_AGENT, type AgentRuntime } from '@paddock/kube';
 import {
   LABEL_MANAGED_BY,
   LABEL_WORKSPACE,
@@ -72,15 +72,6 @@ export function agentOwnedMetadata(agent: AgentRuntime, workspace: string): Owne
     name,
     namespace,
     labels: agentLabels(agent, workspace),
-    ownerReferences: [
-      {
-        apiVersion: API_VERSION,
-        kind: 'AgentRuntime',
-        name,
-        uid,
-        controller: true,
-        blockOwnerDeletion: true,
-      },
-    ],
+    ownerReferences: [agentOwnerReference(name, uid)],
   };
 }

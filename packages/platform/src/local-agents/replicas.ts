@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { API_VERSION, DEFAULT_AGENT_IMAGE, LABEL_AGENT, type AgentRuntime } from '@paddock/kube';
+import {
+  agentOwnerReference,
+  DEFAULT_AGENT_IMAGE,
+  LABEL_AGENT,
+  type AgentRuntime,
+} from '@paddock/kube';
 import type { Pod } from './pod.js';
 
 /** Which pods an AgentRuntime should have, and what each looks like. Pure. */
@@ -81,16 +86,7 @@ export function agentPod(agent: AgentRuntime, index: number, port: number | unde
       name: podName(name, index),
       ...(namespace === undefined ? {} : { namespace }),
       labels: { [LABEL_AGENT]: name, [LABEL_TEMPLATE_HASH]: templateHash(agent) },
-      ownerReferences: [
-        {
-          apiVersion: API_VERSION,
-          kind: 'AgentRuntime',
-          name,
-          uid,
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [agentOwnerReference(name, uid)],
     },
     spec: {
       nodeName: LOCAL_NODE,
