@@ -1,6 +1,12 @@
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { httpUrl, silentLogger, type Address, type Logger } from '@paddock/common';
+import {
+  httpUrl,
+  prepareDatabaseFile,
+  silentLogger,
+  type Address,
+  type Logger,
+} from '@paddock/common';
 import { errors } from './api/api-error.js';
 import { bootstrap } from './api/bootstrap.js';
 import { kindStrategies } from './api/kind-strategies.js';
@@ -17,7 +23,7 @@ import { NamespaceController } from './controllers/namespace-controller.js';
 import { StatefulSetController } from './controllers/statefulset-controller.js';
 import { WorkQueue } from './controllers/work-queue.js';
 import { checkStructural, compileSchema } from './crd/compile.js';
-import { DATA_FILES, loadSecrets, prepareDatabaseFile } from './data-dir.js';
+import { DATA_FILES, loadSecrets } from './data-dir.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { metaOf } from './objects/object-meta.js';
 import { authorize } from './rbac/authorize.js';
@@ -82,7 +88,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
   );
   const databaseFile =
     options.dataDir === undefined ? undefined : join(options.dataDir, DATA_FILES.database);
-  if (databaseFile !== undefined) await prepareDatabaseFile(databaseFile);
+  if (databaseFile !== undefined) prepareDatabaseFile(databaseFile);
   const db = databaseFile === undefined ? undefined : openDatabase(databaseFile);
   const store = new Store({
     persistence: db ? sqlitePersistence(db) : memoryPersistence(),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JWK } from 'jose';
 import { selfSignedCertificate, type Certificate } from './tls/self-signed-certificate.js';
@@ -23,9 +23,6 @@ export const SECRET_FILE_MODE = 0o600;
 /** The data folder: only its owner may list or enter it. */
 export const DATA_FOLDER_MODE = 0o700;
 
-/** What SQLite writes beside the database while it is open: the write-ahead log and its index. */
-const DATABASE_COMPANIONS = ['-wal', '-shm', '-journal'];
-
 /**
  * Writes a secret file readable by its owner only, whole or not at all: the content goes to a new
  * file created with mode 0600 (so there is no moment when it is readable by others, even when an
@@ -48,27 +45,6 @@ export async function writeSecretFile(file: string, content: string): Promise<vo
 export async function preparePrivateFolder(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: DATA_FOLDER_MODE });
   await chmod(dir, DATA_FOLDER_MODE);
-}
-
-/**
- * Makes the database file exist with mode 0600 before SQLite opens it (SQLite would create it 0644,
- * and creates its -wal and -shm files with the database's mode), and takes back 0600 for files an
- * earlier run left more open.
- */
-export async function prepareDatabaseFile(file: string): Promise<void> {
-  const handle = await open(file, 'a', SECRET_FILE_MODE);
-  try {
-    await handle.chmod(SECRET_FILE_MODE);
-  } finally {
-    await handle.close();
-  }
-  for (const suffix of DATABASE_COMPANIONS) {
-    try {
-      await chmod(`${file}${suffix}`, SECRET_FILE_MODE);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-  }
 }
 
 /** A secret file's content, made the owner's only (an earlier version may have left it open). */

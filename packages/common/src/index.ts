@@ -46,3 +46,4 @@ export type {
   OpenApiOperation,
   OpenApiDocument,
 } from './openapi.js';
+export { DATABASE_FILE_MODE, DATABASE_FOLDER_MODE, prepareDatabaseFile } from './database-file.js';

@@ -1,9 +1,9 @@
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { prepareDatabaseFile } from '@paddock/common';
 import { cachingStatements } from './statement-cache.js';
 import pg from 'pg';
 import { SqlApiKeyStore } from './api-keys.js';
-import { prepareDatabaseFile } from './file-modes.js';
 import { SqlLoginFailureStore } from './login-failures.js';
 import { migrationProvider } from './migrations.js';
 import { SqlRevokedSessionStore } from './revoked-sessions.js';

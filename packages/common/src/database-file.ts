@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-/** Permission bits of the SQLite database and of the files SQLite keeps beside it: owner only. */
+/** Permission bits of a SQLite database and of the files SQLite keeps beside it: owner only. */
 export const DATABASE_FILE_MODE = 0o600;
 
 /** Permission bits of a folder made for the database (an existing folder is left as it is). */
@@ -11,9 +11,9 @@ export const DATABASE_FOLDER_MODE = 0o700;
 const SIDE_FILE_SUFFIXES = ['-wal', '-shm', '-journal'] as const;
 
 /**
- * Makes the database file (and its folder, when missing) before SQLite opens it, readable by the
- * owner only whatever the umask and whether or not the folder existed: the file is created
- * DATABASE_FILE_MODE, and an existing one (and its side files) set to it. SQLite gives the -wal,
+ * Makes a SQLite database file (and its folder, when missing) before SQLite opens it, which would
+ * create it 0644: the file is created DATABASE_FILE_MODE whatever the umask and whether or not the
+ * folder existed, and an existing one (and its side files) is set to it. SQLite gives the -wal,
  * -shm and journal files it creates later the database file's mode.
  */
 export function prepareDatabaseFile(path: string): void {
