@@ -299,6 +299,39 @@ export class Resources {
     return { object: this.write(type, live, result, context, subresource), created: false };
   }
 
+  /**
+   * POST pods/<name>/binding: assigns an unscheduled pod to a node, as a scheduler does. A pod
+   * already assigned gets 409, like kube-apiserver's.
+   */
+  bind(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    binding: unknown,
+    context: RequestContext,
+  ): KubeObject {
+    const target = isRecord(binding) && isRecord(binding['target']) ? binding['target'] : {};
+    const node = target['name'];
+    if (typeof node !== 'string' || node === '') {
+      throw errors.badRequest('a Binding needs target.name, the node to bind the pod to');
+    }
+    if (target['kind'] !== undefined && target['kind'] !== 'Node') {
+      throw errors.badRequest(
+        `a pod can only be bound to a Node, not to a ${String(target['kind'])}`,
+      );
+    }
+    const live = this.get(type, namespace, name);
+    const spec = isRecord(live['spec']) ? live['spec'] : {};
+    const assigned = spec['nodeName'];
+    if (typeof assigned === 'string' && assigned !== '') {
+      throw errors.conflict(type, name, `pod ${name} is already assigned to node "${assigned}"`);
+    }
+    const object = copy(live);
+    object['spec'] = { ...spec, nodeName: node };
+    this.write(type, live, object, context);
+    return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
+  }
+
   /** GET of a scale subresource. */
   getScale(type: ResourceType, namespace: string, name: string): KubeObject {
     if (!type.scale) throw errors.notFound(type, name);

@@ -111,7 +111,7 @@ export function builtinKinds(): ResourceType[] {
       namespaced: true,
       shortNames: ['po'],
       categories: ['all'],
-      subresources: { status: STATUS_VERBS, log: ['get', 'create'] },
+      subresources: { status: STATUS_VERBS, log: ['get', 'create'], binding: ['create'] },
       fieldSelectors: Object.fromEntries(
         [
           'spec.nodeName',

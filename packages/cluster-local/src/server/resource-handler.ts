@@ -104,6 +104,9 @@ export async function handleResource(
         return appendPodLogRequest(req, res, query, { ...deps, type, now: context.now }, ns, name);
       }
       const body = await jsonBody(req);
+      if (subresource === 'binding') {
+        return sendJson(res, 201, resources.bind(type, ns, name, body, context));
+      }
       if (subresource === 'token') {
         const answer = await tokenRequest(resources, deps.tokens, type, ns, name, body, context);
         return sendJson(res, 201, answer);

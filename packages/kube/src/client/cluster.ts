@@ -116,6 +116,23 @@ export class Kube {
     );
   }
 
+  /** Assigns an unscheduled pod to a node (pods/binding), as a scheduler does. */
+  async bindPod(namespace: string, pod: string, node: string): Promise<void> {
+    await this.rest.request(
+      'POST',
+      resourcePath(CORE_KINDS.pod, { namespace, name: pod, subresource: 'binding' }),
+      {
+        body: JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Binding',
+          metadata: { name: pod, namespace },
+          target: { apiVersion: 'v1', kind: 'Node', name: node },
+        }),
+        contentType: 'application/json',
+      },
+    );
+  }
+
   /** Follows a pod's log into a stream until stopped or the pod ends. Returns the stop function. */
   async followPodLogs(
     namespace: string,
