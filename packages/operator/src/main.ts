@@ -16,6 +16,7 @@ import {
   Shutdown,
 } from '@paddock/common';
 import { Kube } from '@paddock/kube';
+import { AgentRuntimeController } from './controllers/agent-runtime-controller.js';
 import { ToolRegistryController } from './controllers/tool-registry-controller.js';
 import { WorkspaceController } from './controllers/workspace-controller.js';
 import { OPERATOR_NAME } from './operator-rbac.js';
@@ -25,9 +26,10 @@ import { OperatorMetrics, serveMetrics } from './runtime/metrics.js';
 
 export const USAGE = `Usage: paddock-operator [--kubeconfig FILE] [--help] [--version]
 
-Runs Paddock's Workspace and ToolRegistry controllers against the cluster of --kubeconfig, else of
-KUBECONFIG, else the in-cluster configuration of its pod. Configured through SVC_OPERATOR_*
-variables (docs/operator.md); serves /healthz, /readyz and /metrics on SVC_OPERATOR_LISTEN_ADDR.`;
+Runs Paddock's three controllers, for Workspaces, ToolRegistries and AgentRuntimes, against the
+cluster of --kubeconfig, else of KUBECONFIG, else the in-cluster configuration of its pod.
+Configured through SVC_OPERATOR_* variables (docs/operator.md); serves /healthz, /readyz and
+/metrics on SVC_OPERATOR_LISTEN_ADDR.`;
 
 /** The operator's variables, each with its default. */
 export const operatorEnv = {
@@ -35,7 +37,10 @@ export const operatorEnv = {
   SVC_OPERATOR_LISTEN_ADDR: env.address('127.0.0.1:8081'),
   /** Reconciles run at once, per controller. */
   SVC_OPERATOR_WORKERS: env.integer(4, { min: 1, max: 64 }),
-  /** Where the leader-election Lease lives, and the namespace the platform runs in. */
+  /**
+   * Where the leader-election Lease and the identity-proof key pair live, and the namespace the
+   * platform runs in.
+   */
   SVC_OPERATOR_NAMESPACE: env.string('paddock-system'),
   SVC_OPERATOR_LEADER_ELECTION: env.boolean(true),
   /** Seconds between two discoveries of a ToolRegistry that did not change. */
@@ -86,6 +91,14 @@ export async function main(argv: readonly string[], environment: NodeJS.ProcessE
     rediscoverMs: config.SVC_OPERATOR_TOOL_REDISCOVERY_SECONDS * 1000,
     workers: config.SVC_OPERATOR_WORKERS,
   });
+  const agents = new AgentRuntimeController({
+    kube,
+    recorder,
+    metrics,
+    logger,
+    platformNamespace: config.SVC_OPERATOR_NAMESPACE,
+    workers: config.SVC_OPERATOR_WORKERS,
+  });
 
   // Controllers run only while this replica leads; a standby stays ready to take over.
   let running = false;
@@ -93,14 +106,14 @@ export async function main(argv: readonly string[], environment: NodeJS.ProcessE
     if (running) return;
     running = true;
     metrics.setLeader(true);
-    await Promise.all([workspaces.start(), registries.start()]);
+    await Promise.all([workspaces.start(), registries.start(), agents.start()]);
     logger.info('leading: controllers started');
   };
   const stopControllers = async () => {
     if (!running) return;
     running = false;
     metrics.setLeader(false);
-    await Promise.all([workspaces.stop(), registries.stop()]);
+    await Promise.all([workspaces.stop(), registries.stop(), agents.stop()]);
   };
 
   const app = createHttpApp({ logger });

@@ -1,4 +1,5 @@
 import { GROUP } from '@paddock/kube';
+import { PROOF_SECRET_NAME } from './agentruntime/desired-statefulset.js';
 import { DEFAULT_PLATFORM_NAMESPACE, WORKSPACE_CLUSTER_ROLES } from './workspace/index.js';
 import type { Metadata } from './workspace/index.js';
 
@@ -34,11 +35,18 @@ const labels = { 'app.kubernetes.io/part-of': 'paddock', 'app.kubernetes.io/name
 const CLUSTER_RULES: RbacRule[] = [
   // Workspaces: watched, read before each pass, their finalizer and alert annotation written.
   { apiGroups: [GROUP], resources: ['workspaces'], verbs: ['get', 'list', 'watch', 'update'] },
-  // AgentRuntimes: watched for spend; paused and resumed by the budget (replicas).
-  { apiGroups: [GROUP], resources: ['agentruntimes'], verbs: ['list', 'watch', 'update'] },
+  // AgentRuntimes: watched (their spend, their workloads) and read before each pass. update only
+  // removes the pause earlier versions wrote into spec.replicas (paddock.dev/paused-replicas).
+  {
+    apiGroups: [GROUP],
+    resources: ['agentruntimes'],
+    verbs: ['get', 'list', 'watch', 'update'],
+  },
   // ToolRegistries: watched and read before each discovery.
   { apiGroups: [GROUP], resources: ['toolregistries'], verbs: ['get', 'list', 'watch'] },
-  // Status of the three: the Workspace's, the replica limit's condition, the discovered tools.
+  // PromptPacks: watched, so that a changed pack rolls the pods of the agents following it.
+  { apiGroups: [GROUP], resources: ['promptpacks'], verbs: ['list', 'watch'] },
+  // Status of the three: the Workspace's, the agents', the discovered tools.
   {
     apiGroups: [GROUP],
     resources: ['workspaces/status', 'agentruntimes/status', 'toolregistries/status'],
@@ -52,8 +60,22 @@ const CLUSTER_RULES: RbacRule[] = [
   },
   { apiGroups: ['rbac.authorization.k8s.io'], resources: ['rolebindings'], verbs: OWNED },
   { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: OWNED },
-  // Tool discovery: Services named by handlers or labelled paddock.dev/tool.
-  { apiGroups: [''], resources: ['services'], verbs: ['list', 'watch'] },
+  // What an AgentRuntime makes exist: its StatefulSet and headless Service (the Services are also
+  // watched for tool discovery).
+  { apiGroups: ['apps'], resources: ['statefulsets'], verbs: OWNED },
+  { apiGroups: [''], resources: ['services'], verbs: OWNED },
+  // The agents' pods, watched for their status: never written.
+  { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch'] },
+  // The identity-proof Secrets: the key pair in the platform namespace and its public key in each
+  // agent namespace. A create cannot be narrowed to a name; reads and updates are, and no Secret
+  // is ever listed or watched.
+  { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+  {
+    apiGroups: [''],
+    resources: ['secrets'],
+    resourceNames: [PROOF_SECRET_NAME],
+    verbs: ['get', 'update'],
+  },
   // Events on Workspaces (in the default namespace), AgentRuntimes and ToolRegistries.
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
   // The workspace roles: bound in every workspace (instead of holding their rules), and read at

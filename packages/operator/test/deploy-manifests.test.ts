@@ -37,6 +37,8 @@ import {
 import {
   OPERATOR_CLUSTER_ROLE,
   OPERATOR_LEADER_ELECTION_ROLE,
+  PROOF_SECRET_NAME,
+  PROOF_SIGNING_KEY,
   QUOTA_NAME,
   isolationPolicyName,
   ownedSelector,
@@ -58,7 +60,7 @@ const KUSTOMIZATIONS = [
   'deploy/base',
   'deploy/overlays/builtin-postgres',
   'deploy/overlays/oauth',
-  'deploy/examples/sandbox',
+  'deploy/examples/agent',
 ] as const;
 type KustomizationDir = (typeof KUSTOMIZATIONS)[number];
 
@@ -129,7 +131,11 @@ function unfolded(object: Obj): Obj {
   return { ...object, data: Object.fromEntries(data) };
 }
 
+/** Paddock's own kinds have no upstream model: the embedded cluster checks them on apply. */
+const isPaddockKind = (object: Obj) => object.apiVersion.startsWith('paddock.dev/');
+
 function validateUpstream(object: Obj): void {
+  if (isPaddockKind(object)) return;
   const Model = MODELS[`${object.apiVersion}/${object.kind}`];
   assert.ok(Model, `no upstream model for ${object.apiVersion} ${object.kind}: add one here`);
   // The models check against the Kubernetes OpenAPI schemas and throw with the failing paths.
@@ -201,7 +207,7 @@ function envValue(c: Container, name: string): string | undefined {
 }
 
 describe('the kustomizations under deploy/', () => {
-  it('render with kubectl kustomize: the base, every overlay and the sandbox example', async () => {
+  it('render with kubectl kustomize: the base, every overlay and the agent example', async () => {
     for (const dir of KUSTOMIZATIONS) {
       const objects = await render(dir);
       assert.ok(objects.length > 0, `${dir} renders nothing`);
@@ -452,54 +458,16 @@ describe('the kustomizations under deploy/', () => {
     }
   });
 
-  it('let only the proxy reach the sandbox’s human API, and only the workspace its MCP port', async () => {
-    const objects = await render('deploy/examples/sandbox');
-    const deployment = find(objects, 'Deployment', 'sandbox');
-    const sandbox = container(deployment, 'sandbox');
-    const args = sandbox.args ?? [];
-    // The human API on the pod's loopback: no other pod, whatever the policies, can reach it.
-    assert.equal(args[args.indexOf('-api-addr') + 1], '127.0.0.1:7071');
-    assert.equal(args[args.indexOf('-addr') + 1], '0.0.0.0:7070');
-    assert.ok(!args.includes('-dev-mode'));
-    assert.ok(
-      /^quay\.io\/oauth2-proxy\/oauth2-proxy:v\d/.test(container(deployment, 'proxy').image ?? ''),
+  it('hold an agent example: an AgentRuntime and its PromptPack for the sample workspace', async () => {
+    const objects = await render('deploy/examples/agent');
+    assert.deepEqual(
+      objects.map((o) => `${o.kind} ${o.metadata.namespace}/${o.metadata.name}`).sort(),
+      ['AgentRuntime paddock-sample/sample-agent', 'PromptPack paddock-sample/sample-prompts'],
     );
-    const proxyConfig = parse(
-      (generated(objects, 'ConfigMap', 'sandbox-proxy').data as Record<string, string>)[
-        'oauth2-proxy.yaml'
-      ] ?? '',
-    ) as {
-      upstreamConfig: { upstreams: { uri: string }[] };
-      injectRequestHeaders: { name: string; preserveRequestValue?: boolean }[];
+    const agent = find(objects, 'AgentRuntime', 'sample-agent').spec as {
+      promptPackRef: { name: string };
     };
-    assert.deepEqual(
-      proxyConfig.upstreamConfig.upstreams.map((u) => u.uri),
-      ['http://127.0.0.1:7071/'],
-    );
-    const headers = proxyConfig.injectRequestHeaders;
-    for (const name of ['X-Forwarded-Sub', 'X-Forwarded-User', 'X-Forwarded-Groups']) {
-      const header = headers.find((h) => h.name === name);
-      assert.ok(header && header.preserveRequestValue !== true, `${name}: set, never passed on`);
-    }
-    const policy = find(objects, 'NetworkPolicy', 'sandbox').spec as {
-      podSelector: { matchLabels: Record<string, string> };
-      ingress: { from: Record<string, unknown>[]; ports: { port: string | number }[] }[];
-    };
-    assert.deepEqual(
-      policy.podSelector.matchLabels,
-      (deployment.spec as { selector: { matchLabels: Record<string, string> } }).selector
-        .matchLabels,
-    );
-    const byPort = new Map(
-      policy.ingress.map((rule) => [String(rule.ports[0]?.port), rule.from] as const),
-    );
-    assert.deepEqual([...byPort.keys()].sort(), ['http', 'mcp']);
-    assert.deepEqual(
-      byPort.get('mcp'),
-      [{ podSelector: {} }],
-      'MCP: the workspace’s own pods only',
-    );
-    assert.ok(byPort.get('http')?.every((peer) => peer.namespaceSelector !== undefined));
+    assert.equal(agent.promptPackRef.name, 'sample-prompts');
   });
 });
 
@@ -681,6 +649,66 @@ describe('the base on the embedded cluster, each component as its own ServiceAcc
     assert.doesNotMatch(operator?.output() ?? '', /forbidden/i);
   });
 
+  it('runs the agent example: the operator as its ServiceAccount makes its StatefulSet, Service and proof Secrets', async () => {
+    const workspaceKind = KINDS.find((k) => k.kind === 'Workspace')!;
+    await cluster.kube.resource<Workspace>(workspaceKind).create({
+      apiVersion: 'paddock.dev/v1alpha1',
+      kind: 'Workspace',
+      metadata: { name: 'sample' },
+      spec: { displayName: 'Sample', namespace: { name: 'paddock-sample', create: true } },
+    });
+    await eventually(
+      'the sample namespace',
+      async () => {
+        try {
+          return await cluster.kube.resource(CORE_KINDS.namespace).get('paddock-sample');
+        } catch (err) {
+          if (err instanceof NotFoundError) return undefined;
+          throw err;
+        }
+      },
+      30_000,
+      100,
+    );
+    const example = (await render('deploy/examples/agent')).map((o) => stringify(o)).join('---\n');
+    const result = await kubectl(['apply', '-f', '-'], {
+      input: example,
+      kubeconfig: cluster.kubeconfig,
+      home: folder.path,
+    });
+    assert.equal(result.code, 0, result.stderr);
+    const statefulSets = cluster.kube.resource({
+      group: 'apps',
+      version: 'v1',
+      kind: 'StatefulSet',
+      plural: 'statefulsets',
+      namespaced: true,
+    });
+    const made = async (read: () => Promise<unknown>) =>
+      read().catch((err: unknown) => {
+        if (err instanceof NotFoundError) return undefined;
+        throw err;
+      });
+    await eventually(
+      'the StatefulSet, the Service and the public key',
+      async () =>
+        (await made(() => statefulSets.get('sample-agent', 'paddock-sample'))) &&
+        (await made(() =>
+          cluster.kube.resource(CORE_KINDS.service).get('sample-agent', 'paddock-sample'),
+        )) &&
+        (await made(() =>
+          cluster.kube.resource(CORE_KINDS.secret).get(PROOF_SECRET_NAME, 'paddock-sample'),
+        )),
+      30_000,
+      100,
+    );
+    const signing = (await cluster.kube
+      .resource(CORE_KINDS.secret)
+      .get(PROOF_SECRET_NAME, SYSTEM)) as KubeObject & { data: Record<string, string> };
+    assert.ok(signing.data[PROOF_SIGNING_KEY]);
+    assert.doesNotMatch(operator?.output() ?? '', /forbidden/i);
+  });
+
   it('lets the dashboard’s ServiceAccount read Workspaces and mint workspace tokens, and nothing more', async () => {
     const workspaceKind = KINDS.find((k) => k.kind === 'Workspace')!;
     await cluster.kube.resource<Workspace>(workspaceKind).create({
@@ -734,7 +762,18 @@ describe('the base on the embedded cluster, each component as its own ServiceAcc
   it('gives the operator’s ServiceAccount nothing beyond its roles', async () => {
     const operatorKube = await as(SYSTEM, 'paddock-operator');
     await assert.rejects(operatorKube.resource(CORE_KINDS.secret).list(), ForbiddenError);
-    await assert.rejects(operatorKube.resource(CORE_KINDS.pod).list(), ForbiddenError);
+    // Secrets by name only: the identity-proof one, never another.
+    await assert.rejects(
+      operatorKube.resource(CORE_KINDS.secret).get('paddock-dashboard', SYSTEM),
+      ForbiddenError,
+    );
+    // Pods are watched, never written.
+    await assert.rejects(
+      operatorKube
+        .resource(CORE_KINDS.pod)
+        .create({ metadata: { name: 'not-allowed', namespace: SYSTEM } }),
+      ForbiddenError,
+    );
     await assert.rejects(
       operatorKube.resource(CORE_KINDS.clusterRole).create({ metadata: { name: 'escalate' } }),
       ForbiddenError,

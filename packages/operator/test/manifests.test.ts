@@ -9,6 +9,7 @@ import {
   OPERATOR_CLUSTER_ROLE,
   OPERATOR_LEADER_ELECTION_ROLE,
   OPERATOR_RBAC_FILE,
+  PROOF_SECRET_NAME,
   operatorManifestFiles,
   WORKSPACE_CLUSTER_ROLES,
   WORKSPACE_CLUSTER_ROLES_FILE,
@@ -66,11 +67,63 @@ describe('the committed operator manifests', () => {
     );
     // It holds none of the workspace roles' rules and may not write ClusterRoles.
     for (const rule of OPERATOR_CLUSTER_ROLE.rules) {
-      assert.ok(!rule.resources.includes('secrets') && !rule.resources.includes('pods'));
       if (rule.resources.includes('clusterroles')) {
         assert.deepEqual(rule.verbs, ['get', 'bind']);
       }
     }
+  });
+
+  it('let the operator read and write no Secret but the identity-proof ones, and only watch pods', () => {
+    const rules = OPERATOR_CLUSTER_ROLE.rules;
+    const secrets = rules.filter((rule) => rule.resources.includes('secrets'));
+    // A create cannot be narrowed to a name; everything else is, and nothing lists or watches.
+    assert.deepEqual(secrets, [
+      { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+      {
+        apiGroups: [''],
+        resources: ['secrets'],
+        resourceNames: [PROOF_SECRET_NAME],
+        verbs: ['get', 'update'],
+      },
+    ]);
+    const pods = rules.filter((rule) => rule.resources.includes('pods'));
+    assert.deepEqual(
+      pods.map((rule) => rule.verbs),
+      [['list', 'watch']],
+    );
+    const resources = (group: string, resource: string) =>
+      rules
+        .filter((rule) => rule.apiGroups.includes(group) && rule.resources.includes(resource))
+        .flatMap((rule) => rule.verbs)
+        .sort();
+    const owned = ['create', 'delete', 'get', 'list', 'update', 'watch'];
+    assert.deepEqual(resources('apps', 'statefulsets'), owned);
+    assert.deepEqual(resources('', 'services'), owned);
+    assert.deepEqual(resources('paddock.dev', 'promptpacks'), ['list', 'watch']);
+    assert.deepEqual(resources('paddock.dev', 'agentruntimes'), ['get', 'list', 'update', 'watch']);
+    assert.deepEqual(resources('paddock.dev', 'agentruntimes/status'), ['update']);
+  });
+
+  it('let every workspace member see the agents’ StatefulSets, pods and logs', () => {
+    const verbs = (role: string, group: string, resource: string) =>
+      WORKSPACE_CLUSTER_ROLES.find((r) => r.metadata.name === role)
+        ?.rules.filter(
+          (rule) => rule.apiGroups.includes(group) && rule.resources.includes(resource),
+        )
+        .flatMap((rule) => rule.verbs) ?? [];
+    for (const role of ['paddock-workspace-editor', 'paddock-workspace-viewer']) {
+      for (const [group, resource] of [
+        ['apps', 'statefulsets'],
+        ['', 'pods'],
+        ['', 'pods/log'],
+      ] as const) {
+        for (const verb of ['get', 'list', 'watch']) {
+          assert.ok(verbs(role, group, resource).includes(verb), `${role} ${verb} ${resource}`);
+        }
+      }
+    }
+    assert.ok(!verbs('paddock-workspace-viewer', 'apps', 'statefulsets').includes('update'));
+    assert.ok(!verbs('paddock-workspace-viewer', '', 'pods').includes('delete'));
   });
 
   it('would reject a ClusterRole the upstream schema does not accept', () => {

@@ -21,7 +21,6 @@ import {
   crossedThresholds,
   exceededBudgets,
   msUntilUtcMidnight,
-  pausedAgent,
   planAlerts,
   sumSpend,
   type CostControls,
@@ -151,23 +150,6 @@ describe('cost controls, decided from the reports', () => {
     assert.deepEqual(exceededBudgets(controls, stale), []);
     assert.equal(planAlerts([], sent, stale).annotation, '');
     assert.equal(msUntilUtcMidnight(NOW), 9 * 3600_000);
-  });
-
-  it('pauses an agent remembering its replicas, and restores them', () => {
-    const agent: AgentRuntime = {
-      apiVersion: 'paddock.dev/v1alpha1',
-      kind: 'AgentRuntime',
-      metadata: { name: 'a' },
-      spec: { promptPackRef: { name: 'p' }, replicas: 3 },
-    };
-    const paused = pausedAgent(agent, true);
-    assert.equal(paused?.spec.replicas, 0);
-    assert.equal(paused.metadata.annotations?.['paddock.dev/paused-replicas'], '3');
-    assert.equal(pausedAgent(paused, true), undefined);
-    const resumed = pausedAgent(paused, false);
-    assert.equal(resumed?.spec.replicas, 3);
-    assert.deepEqual(resumed.metadata.annotations, {});
-    assert.equal(pausedAgent(agent, false), undefined);
   });
 });
 
@@ -321,9 +303,9 @@ describe('cost controls in the Workspace controller', () => {
       (w) => w.status?.phase === 'Suspended',
     );
     assert.equal(condition(suspended, 'Ready')?.reason, 'Suspended');
-    await eventually('agent paused', async () =>
-      (await agents().get('agent', 'ns-blocked')).spec.replicas === 0 ? true : undefined,
-    );
+    // The AgentRuntime controller runs the agent at 0 from this condition; the spec stays.
+    assert.equal(condition(suspended, 'BudgetExceeded')?.status, 'True');
+    assert.equal((await agents().get('agent', 'ns-blocked')).spec.replicas, 2);
     await updateSpec('blocked', (spec) => ({
       ...spec,
       costControls: { ...spec.costControls, dailyBudget: '10.00' },
@@ -334,14 +316,12 @@ describe('cost controls in the Workspace controller', () => {
       (w) => w.status?.phase === 'Ready',
     );
     assert.equal(condition(ready, 'BudgetExceeded')?.status, 'False');
-    const agent = await eventually('agent restored', async () => {
-      const found = await agents().get('agent', 'ns-blocked');
-      return found.spec.replicas === 2 ? found : undefined;
-    });
+    const agent = await agents().get('agent', 'ns-blocked');
+    assert.equal(agent.spec.replicas, 2);
     assert.equal(agent.metadata.annotations?.['paddock.dev/paused-replicas'], undefined);
   });
 
-  it('pauseJobs: scales agents to 0 while exceeded and restores their replicas after', async () => {
+  it('pauseJobs: reports the exceeded budget and leaves every spec.replicas as it is', async () => {
     await createWorkspace('paused', {
       costControls: { monthlyBudget: '50', budgetExceededAction: 'pauseJobs' },
     });
@@ -349,24 +329,17 @@ describe('cost controls in the Workspace controller', () => {
     await createAgent('ns-paused', 'two', 1);
     await reportSpend('ns-paused', 'one', '10', '30');
     await reportSpend('ns-paused', 'two', '10', '30');
-    await eventually('both paused', async () => {
-      const one = await agents().get('one', 'ns-paused');
-      const two = await agents().get('two', 'ns-paused');
-      return one.spec.replicas === 0 && two.spec.replicas === 0 ? true : undefined;
-    });
+    const over = await workspaceWhere(
+      'paused',
+      'budget exceeded',
+      (w) => condition(w, 'BudgetExceeded')?.status === 'True',
+    );
+    assert.equal(over.status?.phase, 'Ready');
+    await controller.reconcile('paused');
     const one = await agents().get('one', 'ns-paused');
-    assert.equal(one.metadata.annotations?.['paddock.dev/paused-replicas'], '3');
-    assert.equal((await workspaces().get('paused')).status?.phase, 'Ready');
-
-    await updateSpec('paused', (spec) => ({
-      ...spec,
-      costControls: { ...spec.costControls, monthlyBudget: '100' },
-    }));
-    await eventually('both restored', async () => {
-      const first = await agents().get('one', 'ns-paused');
-      const second = await agents().get('two', 'ns-paused');
-      return first.spec.replicas === 3 && second.spec.replicas === 1 ? true : undefined;
-    });
+    assert.equal(one.spec.replicas, 3);
+    assert.equal(one.metadata.annotations?.['paddock.dev/paused-replicas'], undefined);
+    assert.equal((await agents().get('two', 'ns-paused')).spec.replicas, 1);
   });
 
   it('notifies a crossed threshold once per period, remembered on the Workspace', async () => {
@@ -406,24 +379,12 @@ describe('cost controls in the Workspace controller', () => {
     );
   });
 
-  it('flags an AgentRuntime asking more replicas than maxReplicasPerAgent', async () => {
+  it('leaves the replica limit to the AgentRuntime controller: it writes no agent', async () => {
     await createWorkspace('limited', { quotas: { agents: { maxReplicasPerAgent: 2 } } });
     await createAgent('ns-limited', 'big', 5);
-    await createAgent('ns-limited', 'small', 2);
-    const big = await eventually('big flagged', async () => {
-      const found = await agents().get('big', 'ns-limited');
-      const flagged = found.status?.conditions?.find((c) => c.type === 'ReplicasLimited');
-      return flagged?.status === 'True' ? flagged : undefined;
-    });
-    assert.match(big.message ?? '', /at most 2/);
-    const warnings = await eventually('the warning', async () => {
-      const found = await eventsOf('ns-limited', 'big', 'ReplicasLimited');
-      return found.length > 0 ? found : undefined;
-    });
-    assert.equal(warnings[0]?.type, 'Warning');
     await controller.reconcile('limited');
-    const small = await agents().get('small', 'ns-limited');
-    assert.equal(small.status?.conditions, undefined);
-    assert.equal(small.spec.replicas, 2);
+    const big = await agents().get('big', 'ns-limited');
+    assert.equal(big.spec.replicas, 5);
+    assert.equal(big.status?.conditions, undefined);
   });
 });

@@ -35,6 +35,8 @@ export const TERMINATION_GRACE_SECONDS = 15;
 
 /** On the pod template: the PromptPack's name and version, so a changed pack rolls the pods. */
 export const ANNOTATION_PROMPT_PACK = `${GROUP}/prompt-pack`;
+/** On the pod template: which identity-proof public key the pods read, so a new key rolls them. */
+export const ANNOTATION_PROOF_KEY = `${GROUP}/proof-key`;
 /**
  * The Secret (in the agent's namespace) holding the public key of the proxy that signs identity
  * proofs for the sandboxes' human API; the operator manages it. Its key holding the PEM:
@@ -80,7 +82,12 @@ export interface AgentWorkloadInputs {
   agent: AgentRuntime;
   workspace: AgentWorkspace;
   /** Undefined while the PromptPack does not exist (the annotation then says so). */
-  promptPack?: PromptPackVersion;
+  promptPack?: PromptPackVersion | undefined;
+  /**
+   * A fingerprint of the identity-proof public key the pods read at start: a new key changes the
+   * template, so the pods restart with it. Without it the template carries no such annotation.
+   */
+  proofKey?: string | undefined;
 }
 
 /** The sandbox's command line for the features of spec.sandbox (all on by default). */
@@ -189,7 +196,7 @@ export function promptPackAnnotation(
 
 /** The StatefulSet that runs the agent's replicas, each a sandbox over its own workspace volume. */
 export function desiredStatefulSet(inputs: AgentWorkloadInputs): StatefulSetObject {
-  const { agent, workspace, promptPack } = inputs;
+  const { agent, workspace, promptPack, proofKey } = inputs;
   const metadata = agentOwnedMetadata(agent, workspace.name);
   const labels = agentLabels(agent, workspace.name);
   const storage = agent.spec.storage ?? {};
@@ -229,7 +236,10 @@ export function desiredStatefulSet(inputs: AgentWorkloadInputs): StatefulSetObje
       template: {
         metadata: {
           labels,
-          annotations: { [ANNOTATION_PROMPT_PACK]: promptPackAnnotation(agent, promptPack) },
+          annotations: {
+            [ANNOTATION_PROMPT_PACK]: promptPackAnnotation(agent, promptPack),
+            ...(proofKey === undefined ? {} : { [ANNOTATION_PROOF_KEY]: proofKey }),
+          },
         },
         spec: {
           automountServiceAccountToken: false,

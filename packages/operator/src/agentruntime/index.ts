@@ -19,6 +19,7 @@ export {
 } from './effective-replicas.js';
 export {
   ANNOTATION_PROMPT_PACK,
+  ANNOTATION_PROOF_KEY,
   DEFAULT_RESOURCES,
   ENV_MODEL,
   ENV_POD_NAME,
@@ -49,3 +50,15 @@ export {
   type AgentStatusInputs,
   type ComputedAgentStatus,
 } from './agent-status.js';
+export { REASON_NO_WORKSPACE, noWorkspaceStatus } from './no-workspace-status.js';
+export { ANNOTATION_PAUSED_REPLICAS, withoutOldPause } from './paused-replicas.js';
+export {
+  PROOF_SIGNING_KEY,
+  namespaceProofSecret,
+  newProofKeyPair,
+  platformProofSecret,
+  proofKeyFingerprint,
+  proofKeysOf,
+  type ProofKeyPair,
+  type SecretObject,
+} from './proof-key.js';

@@ -108,7 +108,7 @@ export class WorkspaceController {
       if (event !== 'delete') this.queue.add(name);
     });
     this.informers.push(workspaces);
-    // Agents report their spend and ask for replicas: either reconciles their Workspace.
+    // Agents report their spend in their status: a report reconciles their Workspace.
     const agents = new Informer<KubeObject>(this.clients.agentRuntimes, {}, onError, metadataOnly);
     agents.on((_event, object) => {
       const namespace = object.metadata?.namespace;

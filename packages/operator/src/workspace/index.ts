@@ -82,9 +82,3 @@ export {
   type CrossedThreshold,
   type SpendTotals,
 } from './cost.js';
-export {
-  ANNOTATION_PAUSED_REPLICAS,
-  CONDITION_REPLICAS_LIMITED,
-  pausedAgent,
-  replicasVerdict,
-} from './agent-controls.js';

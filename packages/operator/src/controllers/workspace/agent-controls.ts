@@ -1,11 +1,8 @@
 import type { Logger, Mailer } from '@paddock/common';
-import type { AgentRuntime, Workspace } from '@paddock/kube';
-import { setCondition } from '../../runtime/conditions.js';
+import type { Workspace } from '@paddock/kube';
 import type { EventRecorder } from '../../runtime/events.js';
-import { writeStatusIfChanged } from '../../runtime/status.js';
 import {
   ANNOTATION_ALERTS_SENT,
-  CONDITION_REPLICAS_LIMITED,
   alertText,
   budgetActions,
   costUsage,
@@ -13,9 +10,7 @@ import {
   exceededBudgets,
   exceededMessage,
   msUntilUtcMidnight,
-  pausedAgent,
   planAlerts,
-  replicasVerdict,
   sumSpend,
   type CostUsage,
 } from '../../workspace/index.js';
@@ -32,7 +27,7 @@ export interface AgentControlsContext {
   mailer: Mailer;
 }
 
-/** What the cost and replica controls decided this pass, for the Workspace's status. */
+/** What the cost controls decided this pass, for the Workspace's status. */
 export interface AgentControlsOutcome {
   /** The Workspace, as rewritten when the alerts annotation changed. */
   workspace: Workspace;
@@ -43,9 +38,10 @@ export interface AgentControlsOutcome {
 }
 
 /**
- * Applies cost controls and the per-agent replica limit to the AgentRuntimes of the workspace's
- * namespace: sums their reported spend, notifies crossed alert thresholds once per period, pauses
- * or resumes them, and flags those over the replica limit.
+ * Applies cost controls to the AgentRuntimes of the workspace's namespace: sums their reported
+ * spend and notifies crossed alert thresholds once per period. The BudgetExceeded condition it
+ * decides is what pauses the agents: the AgentRuntime controller runs them at 0 replicas while it
+ * is True under pauseJobs or block, and applies maxReplicasPerAgent (one place for both).
  */
 export async function applyAgentControls(
   context: AgentControlsContext,
@@ -58,7 +54,6 @@ export async function applyAgentControls(
   const agents = (await clients.agentRuntimes.listAll({ namespace })).items;
   const controls = workspace.spec.costControls;
   const outcome: AgentControlsOutcome = { workspace };
-  let pause = false;
 
   if (controls !== undefined) {
     const totals = sumSpend(
@@ -123,63 +118,9 @@ export async function applyAgentControls(
 
     outcome.costUsage = costUsage(controls, totals, now, workspace.status?.costUsage);
     outcome.budget = { exceeded, message };
-    pause = exceeded && actions.pause;
     if (exceeded && actions.suspend) outcome.suspended = message;
     outcome.requeueAfterMs = msUntilUtcMidnight(now) + MIDNIGHT_MARGIN_MS;
   }
 
-  let paused = 0;
-  let resumed = 0;
-  const limit = workspace.spec.quotas?.agents?.maxReplicasPerAgent;
-  for (let agent of agents) {
-    const changed = pausedAgent(agent, pause);
-    if (changed !== undefined) {
-      agent = await clients.agentRuntimes.replace(changed);
-      if (pause) paused += 1;
-      else resumed += 1;
-    }
-    await flagReplicas(context, agent, limit, now);
-  }
-  if (paused > 0) {
-    await recorder.normal(
-      workspace,
-      'AgentsPaused',
-      `Budget exceeded: scaled ${paused} AgentRuntime(s) to 0 replicas.`,
-    );
-  }
-  if (resumed > 0) {
-    await recorder.normal(
-      workspace,
-      'AgentsResumed',
-      `Budget no longer exceeded: restored the replicas of ${resumed} AgentRuntime(s).`,
-    );
-  }
   return outcome;
-}
-
-/** Sets ReplicasLimited on an AgentRuntime over the limit (and clears it once it is not). */
-async function flagReplicas(
-  { clients, recorder }: AgentControlsContext,
-  agent: AgentRuntime,
-  limit: number | undefined,
-  now: Date,
-): Promise<void> {
-  const verdict = replicasVerdict(agent, limit);
-  if (verdict === undefined) return;
-  const before = agent.status?.conditions?.find((c) => c.type === CONDITION_REPLICAS_LIMITED);
-  const conditions = setCondition(
-    agent.status?.conditions,
-    {
-      type: CONDITION_REPLICAS_LIMITED,
-      ...verdict,
-      ...(agent.metadata.generation !== undefined && {
-        observedGeneration: agent.metadata.generation,
-      }),
-    },
-    now,
-  );
-  await writeStatusIfChanged(clients.agentRuntimes, agent, { ...agent.status, conditions });
-  if (verdict.status === 'True' && before?.status !== 'True') {
-    await recorder.warning(agent, 'ReplicasLimited', verdict.message);
-  }
 }

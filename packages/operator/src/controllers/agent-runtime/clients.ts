@@ -1,0 +1,55 @@
+import {
+  CORE_KINDS,
+  KINDS,
+  type AgentRuntime,
+  type ApiResource,
+  type Kube,
+  type KubeObject,
+  type PromptPack,
+  type ResourceClient,
+  type Workspace,
+} from '@paddock/kube';
+import type { SecretObject } from '../../agentruntime/index.js';
+import type { LeanAgent, LeanPod } from './lean-objects.js';
+import type { StoredObject } from './owned-objects.js';
+
+function paddockKind(kind: string): ApiResource {
+  const found = KINDS.find((k) => k.kind === kind);
+  if (found === undefined) throw new Error(`the ${kind} kind is not defined`);
+  return found;
+}
+
+export const STATEFULSET_KIND: ApiResource = {
+  group: 'apps',
+  version: 'v1',
+  kind: 'StatefulSet',
+  plural: 'statefulsets',
+  namespaced: true,
+};
+
+/** One typed client per kind the AgentRuntime controller reads or writes. */
+export interface AgentClients {
+  agentRuntimes: ResourceClient<AgentRuntime>;
+  /** The same kind, for the informer that keeps only what maps changes to agents. */
+  agentIdentities: ResourceClient<LeanAgent>;
+  workspaces: ResourceClient<Workspace>;
+  promptPacks: ResourceClient<PromptPack>;
+  statefulSets: ResourceClient<StoredObject>;
+  services: ResourceClient<StoredObject>;
+  /** For the informer, which keeps only what the agents' status is computed from. */
+  pods: ResourceClient<LeanPod>;
+  secrets: ResourceClient<SecretObject & KubeObject>;
+}
+
+export function agentClients(kube: Kube): AgentClients {
+  return {
+    agentRuntimes: kube.resource<AgentRuntime>(paddockKind('AgentRuntime')),
+    agentIdentities: kube.resource<LeanAgent>(paddockKind('AgentRuntime')),
+    workspaces: kube.resource<Workspace>(paddockKind('Workspace')),
+    promptPacks: kube.resource<PromptPack>(paddockKind('PromptPack')),
+    statefulSets: kube.resource<StoredObject>(STATEFULSET_KIND),
+    services: kube.resource<StoredObject>(CORE_KINDS.service),
+    pods: kube.resource<LeanPod>(CORE_KINDS.pod),
+    secrets: kube.resource<SecretObject & KubeObject>(CORE_KINDS.secret),
+  };
+}

@@ -1,0 +1,170 @@
+import type { KubeObject } from '@paddock/kube';
+import type { ServiceObject, StatefulSetObject } from '../../agentruntime/index.js';
+import { covers } from '../workspace/covers.js';
+import { spelledAs } from './quantities.js';
+
+/** A StatefulSet or Service as read from the API server. */
+export type StoredObject = KubeObject & {
+  metadata?: KubeObject['metadata'];
+  spec?: Record<string, unknown>;
+};
+
+/**
+ * The StatefulSet fields an update may change; Kubernetes fixes the others (selector, serviceName,
+ * podManagementPolicy, volumeClaimTemplates) when the StatefulSet is created.
+ */
+export const MUTABLE_STATEFULSET_FIELDS = [
+  'replicas',
+  'template',
+  'updateStrategy',
+  'persistentVolumeClaimRetentionPolicy',
+] as const;
+
+/** Who controls a stored object: this agent, another owner, or nobody (someone made it by hand). */
+export function controlledBy(stored: StoredObject, uid: string): 'agent' | 'other' | 'none' {
+  const controller = stored.metadata?.ownerReferences?.find((ref) => ref.controller === true);
+  if (controller === undefined) return 'none';
+  return controller.uid === uid ? 'agent' : 'other';
+}
+
+const record = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** The desired StatefulSet with its amounts spelt as the stored one has them (when equal). */
+function withStoredSpelling(desired: StatefulSetObject, stored: StoredObject): StatefulSetObject {
+  const storedPod = record(record(stored.spec?.['template'])['spec']);
+  const storedContainers = list(storedPod['containers']).map(record);
+  const storedVolumes = list(storedPod['volumes']).map(record);
+  const pod = desired.spec.template.spec;
+  const [container] = pod.containers;
+  const storedContainer = record(storedContainers.find((c) => c['name'] === container.name));
+  const storedResources = record(storedContainer['resources']);
+  return {
+    ...desired,
+    spec: {
+      ...desired.spec,
+      template: {
+        ...desired.spec.template,
+        spec: {
+          ...pod,
+          containers: [
+            {
+              ...container,
+              resources: {
+                requests: spelledAs(container.resources.requests, storedResources['requests']),
+                limits: spelledAs(container.resources.limits, storedResources['limits']),
+              },
+            },
+          ],
+          volumes: pod.volumes.map((volume) => {
+            const twin = record(storedVolumes.find((v) => v['name'] === volume.name));
+            return { ...volume, emptyDir: spelledAs(volume.emptyDir, twin['emptyDir']) };
+          }),
+        },
+      },
+    },
+  };
+}
+
+function mutablePart(statefulSet: StatefulSetObject): Record<string, unknown> {
+  return Object.fromEntries(MUTABLE_STATEFULSET_FIELDS.map((key) => [key, statefulSet.spec[key]]));
+}
+
+/**
+ * What of `mutable` the stored object can hold. A server that drops a field we send (the claim
+ * retention policy before Kubernetes 1.27, where its feature gate is off) would otherwise see a
+ * difference on every pass: a field the server always defaults is absent only when it dropped it.
+ */
+function comparable(
+  mutable: Record<string, unknown>,
+  stored: StoredObject,
+): Record<string, unknown> {
+  const retention = 'persistentVolumeClaimRetentionPolicy';
+  if (stored.spec !== undefined && stored.spec[retention] === undefined) {
+    return Object.fromEntries(Object.entries(mutable).filter(([key]) => key !== retention));
+  }
+  return mutable;
+}
+
+/**
+ * The StatefulSet to write over the stored one, or undefined when the stored one already holds
+ * what the agent asks: its labels, owner and mutable fields. Only what we set is compared, so what
+ * the API server defaults never counts as a difference; the fixed fields keep their stored values.
+ */
+export function statefulSetUpdate(
+  stored: StoredObject,
+  desired: StatefulSetObject,
+): StoredObject | undefined {
+  const wanted = withStoredSpelling(desired, stored);
+  const mutable = mutablePart(wanted);
+  const view = {
+    metadata: { labels: wanted.metadata.labels, ownerReferences: wanted.metadata.ownerReferences },
+    spec: comparable(mutable, stored),
+  };
+  if (covers(stored, view)) return undefined;
+  return {
+    ...stored,
+    metadata: {
+      ...stored.metadata,
+      labels: { ...stored.metadata?.labels, ...wanted.metadata.labels },
+      ownerReferences: wanted.metadata.ownerReferences,
+    },
+    spec: { ...stored.spec, ...mutable },
+  };
+}
+
+/**
+ * The fixed StatefulSet fields whose stored value differs from the agent's wish (in practice the
+ * volumeClaimTemplates, after a change of spec.storage): they keep their stored value.
+ */
+export function fixedFieldsDiffering(stored: StoredObject, desired: StatefulSetObject): string[] {
+  const wanted = desired.spec as unknown as Record<string, unknown>;
+  const claims = list(stored.spec?.['volumeClaimTemplates']).map(record);
+  return Object.keys(wanted)
+    .filter((key) => !(MUTABLE_STATEFULSET_FIELDS as readonly string[]).includes(key))
+    .filter((key) => {
+      if (key !== 'volumeClaimTemplates') return !covers(stored.spec?.[key], wanted[key]);
+      return !desired.spec.volumeClaimTemplates.every((claim, i) => {
+        const twin = claims[i];
+        if (twin === undefined) return false;
+        const spec = record(twin['spec']);
+        const storage = record(record(spec['resources'])['requests'])['storage'];
+        const requests = spelledAs(claim.spec.resources.requests, { storage });
+        return covers(twin, { ...claim, spec: { ...claim.spec, resources: { requests } } });
+      });
+    });
+}
+
+/** The Service to write over the stored one, or undefined when it already holds what we set. */
+export function serviceUpdate(
+  stored: StoredObject,
+  desired: ServiceObject,
+): StoredObject | undefined {
+  // publishNotReadyAddresses is a plain bool in Kubernetes: false is stored as absent.
+  const { publishNotReadyAddresses, ...rest } = desired.spec;
+  const spec =
+    stored.spec?.['publishNotReadyAddresses'] === undefined && !publishNotReadyAddresses
+      ? rest
+      : desired.spec;
+  const view = {
+    metadata: {
+      labels: desired.metadata.labels,
+      ownerReferences: desired.metadata.ownerReferences,
+    },
+    spec,
+  };
+  if (covers(stored, view)) return undefined;
+  return {
+    ...stored,
+    metadata: {
+      ...stored.metadata,
+      labels: { ...stored.metadata?.labels, ...desired.metadata.labels },
+      ownerReferences: desired.metadata.ownerReferences,
+    },
+    // Fields the API server set (clusterIPs, ipFamilies, sessionAffinity) stay.
+    spec: { ...stored.spec, ...desired.spec },
+  };
+}

@@ -1,0 +1,25 @@
+import type { Workspace } from '@paddock/kube';
+
+const conflicted = (workspace: Workspace) =>
+  workspace.status?.conditions?.some(
+    (c) => c.type === 'NamespaceReady' && c.reason === 'NamespaceConflict',
+  ) === true;
+
+/**
+ * The Workspace an agent in `namespace` belongs to: the one naming that namespace. Should two name
+ * it, the Workspace controller gives it to one and reports NamespaceConflict on the other; the one
+ * without that condition wins, then the oldest.
+ */
+export function workspaceOfNamespace(
+  workspaces: readonly Workspace[],
+  namespace: string,
+): Workspace | undefined {
+  return workspaces
+    .filter((w) => w.spec.namespace.name === namespace)
+    .sort(
+      (a, b) =>
+        Number(conflicted(a)) - Number(conflicted(b)) ||
+        (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') ||
+        a.metadata.name.localeCompare(b.metadata.name),
+    )[0];
+}
