@@ -16,8 +16,6 @@ import type { Role } from '../auth/user.js';
  * what a client sees does not change when the objects gain fields.
  */
 
-/** The annotation the operator keeps on an AgentRuntime it paused for the budget. */
-const ANNOTATION_PAUSED_REPLICAS = 'paddock.dev/paused-replicas';
 
 export function workspaceSummary(workspace: Workspace, role: WorkspaceRole) {
   return {
@@ -100,7 +98,8 @@ export function workspaceDetails(
 }
 
 export function agentView(agent: AgentRuntime) {
-  const paused = agent.metadata.annotations?.[ANNOTATION_PAUSED_REPLICAS];
+  // The operator runs 0 replicas while the workspace's budget pauses its agents, and says so.
+  const paused = agent.status?.conditions?.some((c) => c.type === 'Paused' && c.status === 'True');
   return {
     name: agent.metadata.name,
     promptPack: agent.spec.promptPackRef.name,
@@ -111,7 +110,7 @@ export function agentView(agent: AgentRuntime) {
     model: agent.spec.model ?? null,
     image: agent.spec.image ?? null,
     env: agent.spec.env ?? {},
-    pausedForBudget: paused !== undefined,
+    pausedForBudget: paused === true,
     costUsage: agent.status?.costUsage ?? null,
     conditions: agent.status?.conditions ?? [],
     createdAt: agent.metadata.creationTimestamp ?? null,
