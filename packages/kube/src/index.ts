@@ -75,3 +75,10 @@ export {
 export * from './client/index.js';
 export * from './workspace-access.js';
 export { sameJson } from './same-json.js';
+export {
+  podDnsName,
+  podEndpoint,
+  type EndpointPod,
+  type NamedPod,
+  type PodEndpoint,
+} from './pod-endpoint.js';

@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrapCluster } from './cluster-bootstrap.js';
+import { DOOR_TOKEN_ENV } from './local-door-command.js';
 import { binOf } from './package-bins.js';
 import type { ComponentSpec } from './supervisor.js';
 
@@ -65,76 +66,20 @@ function url(host: string, port: number, path: string): string {
   return `http://${shown}:${port}${path}`;
 }
 
-/** Copies the sample workspace under the data folder once, so agents never edit the repository. */
-async function sampleWorkspace(dataDir: string): Promise<string> {
-  const target = join(dataDir, 'workspaces', 'sample');
-  if (!(await stat(target).catch(() => undefined))) {
-    await cp(join(repositoryRoot, 'examples', 'sample-workspace'), target, { recursive: true });
-  }
-  return target;
-}
-
 /**
  * The components of the local platform in start order. Each component adds itself here when it
  * lands: its command, its ready URL, and the lines a newcomer needs to use it.
  */
 export async function localComponents(platform: LocalPlatform): Promise<ComponentSpec[]> {
-  const { host, sandboxPort, dashboardPort } = platform;
+  const { host, dashboardPort } = platform;
   const embedded = platform.kubeconfig === undefined;
   const cluster = embedded
-    ? [embeddedCluster(platform), operator(platform), localAgents(platform)]
+    ? [embeddedCluster(platform), operator(platform), localNode(platform), sampleDoor(platform)]
     : [];
   const dashboardDir = join(platform.dataDir, 'dashboard');
   const secrets = await localSecrets(dashboardDir);
-  const workspace = await sampleWorkspace(platform.dataDir);
-  // Dev mode stands in for the identity a proxy would set; off loopback anyone could act as `dev`
-  // (a terminal, SSH keys), so there the human API wants the identity headers like in production,
-  // with the proof of a proxy: a secret made at each start and shown in the banner. MCP off
-  // loopback needs a bearer token, made the same way.
-  const devMode = isLoopback(host);
-  const apiProof = devMode ? undefined : randomBytes(32).toString('hex');
-  const mcpToken = devMode ? undefined : randomBytes(32).toString('base64url');
   return [
     ...cluster,
-    {
-      name: 'sandbox',
-      command: process.execPath,
-      args: [
-        binOf('@paddock/sandbox', 'paddock-sandbox'),
-        '-addr',
-        `${host}:${sandboxPort}`,
-        '-api-addr',
-        `${host}:${sandboxPort + 1}`,
-        '-enable-api',
-        '-enable-exec',
-        '-enable-port-forward',
-        '-enable-ssh',
-        ...(devMode ? ['-dev-mode'] : []),
-        '-workspace',
-        workspace,
-      ],
-      ...(apiProof !== undefined && mcpToken !== undefined
-        ? {
-            env: {
-              SVC_API_PROXY_SECRET_SHA256: createHash('sha256').update(apiProof).digest('hex'),
-              SVC_MCP_TOKEN: mcpToken,
-            },
-          }
-        : {}),
-      readyUrl: url(host, sandboxPort, '/readyz'),
-      banner: [
-        `MCP over HTTP+SSE:        ${url(host, sandboxPort, '/sse')}`,
-        `MCP over Streamable HTTP: ${url(host, sandboxPort, '/mcp')}`,
-        ...(devMode
-          ? [`human API (dev mode):     ${url(host, sandboxPort + 1, '/api/docs')}`]
-          : [
-              `MCP token (--host is not loopback): Authorization: Bearer ${mcpToken}`,
-              `human API (--host is not loopback): ${url(host, sandboxPort + 1, '/api/docs')}`,
-              `  send X-Forwarded-Sub: <you> and X-Paddock-Proof: ${apiProof}`,
-            ]),
-        `sample workspace:         ${workspace}`,
-      ],
-    },
     {
       name: 'dashboard',
       command: process.execPath,
@@ -217,31 +162,79 @@ function operator(platform: LocalPlatform): ComponentSpec {
   };
 }
 
+/** The sample agent's pod, which `npm start` gives stable local addresses. */
+export const SAMPLE_AGENT = { namespace: 'paddock-sample', pod: 'sample-agent-0' } as const;
+/** Its workspace volume (the volumeClaimTemplate `workspace` of the StatefulSet sample-agent). */
+const SAMPLE_CLAIM = 'workspace-sample-agent-0';
+
 /**
- * The embedded cluster runs no containers, so `paddock agents` plays the kubelet for its agents:
- * each replica of a paddock-sandbox agent runs as a local process whose output is its pod's log.
- * It is a component like the others, a process of its own, because the supervisor already gives
- * it all it needs: it starts once the cluster's bootstrap is done (start order), it stops before
- * the cluster (reverse order) so the sandboxes' last lines still reach their pods, a crash
- * restarts it with back-off, and the stop signals go to its process group, which holds the
- * sandboxes it started: none outlives the platform, even when it has to be killed.
+ * The embedded cluster runs no containers, so `paddock node` is its one node: it binds every pod to
+ * itself and runs those of the sandbox image as local processes, each on a loopback address of its
+ * own, with its volumes as folders under the data folder. The sample agent's volume starts as a copy
+ * of examples/sample-workspace. It is a component like the others, a process of its own, because
+ * the supervisor already gives it all it needs: it starts once the cluster's bootstrap is done
+ * (start order), it stops before the cluster (reverse order) so the sandboxes' last lines still
+ * reach their pods, a crash restarts it with back-off, and the stop signals go to its process
+ * group, which holds the sandboxes it started: none outlives the platform, even when it has to be
+ * killed.
  */
-function localAgents(platform: LocalPlatform): ComponentSpec {
+function localNode(platform: LocalPlatform): ComponentSpec {
   const kubeconfig = embeddedKubeconfig(platform);
   return {
-    name: 'agents',
+    name: 'node',
     command: process.execPath,
     args: [
       join(packageRoot, 'bin', 'paddock.js'),
-      'agents',
+      'node',
       '--data',
       platform.dataDir,
       '--kubeconfig',
       kubeconfig,
+      '--seed',
+      `${SAMPLE_AGENT.namespace}/${SAMPLE_CLAIM}=${join(repositoryRoot, 'examples', 'sample-workspace')}`,
     ],
     banner: [
-      `agent replicas:           paddock-sandbox ones run here, workspaces in ${join(platform.dataDir, 'agents')}`,
-      `sample agent's log:       kubectl --kubeconfig ${kubeconfig} logs -n paddock-sample sample-agent-0`,
+      `pods:                     kubectl --kubeconfig ${kubeconfig} get sts,pods,pvc -n ${SAMPLE_AGENT.namespace}`,
+      `sample agent's log:       kubectl --kubeconfig ${kubeconfig} logs -n ${SAMPLE_AGENT.namespace} ${SAMPLE_AGENT.pod}`,
+    ],
+  };
+}
+
+/**
+ * The sample agent's door: its pod's MCP listener and human API on the platform's sandbox ports,
+ * wherever the pod runs now. On loopback the human API is opened as the local user `dev`; off
+ * loopback both doors want the bearer token made at each start and shown in the banner.
+ */
+function sampleDoor(platform: LocalPlatform): ComponentSpec {
+  const { host, sandboxPort } = platform;
+  const token = isLoopback(host) ? undefined : randomBytes(32).toString('base64url');
+  return {
+    name: 'sandbox',
+    command: process.execPath,
+    args: [
+      join(packageRoot, 'bin', 'paddock.js'),
+      'door',
+      '--kubeconfig',
+      embeddedKubeconfig(platform),
+      '--listen',
+      `${host}:${sandboxPort}`,
+      '--pod',
+      `${SAMPLE_AGENT.namespace}/${SAMPLE_AGENT.pod}`,
+    ],
+    // No ready URL: the platform does not wait for the sample agent, which its user may delete;
+    // until the pod serves, the door answers 503 saying so.
+    ...(token === undefined ? {} : { env: { [DOOR_TOKEN_ENV]: token } }),
+    banner: [
+      `sample agent (pod ${SAMPLE_AGENT.namespace}/${SAMPLE_AGENT.pod}), over its door:`,
+      `MCP over HTTP+SSE:        ${url(host, sandboxPort, '/sse')}`,
+      `MCP over Streamable HTTP: ${url(host, sandboxPort, '/mcp')}`,
+      token === undefined
+        ? `human API (as dev):       ${url(host, sandboxPort + 1, '/api/docs')}`
+        : `human API:                ${url(host, sandboxPort + 1, '/api/docs')}`,
+      ...(token === undefined
+        ? []
+        : [`door token (--host is not loopback): Authorization: Bearer ${token}`]),
+      `its workspace:            ${join(platform.dataDir, 'volumes', SAMPLE_AGENT.namespace, SAMPLE_CLAIM)}`,
     ],
   };
 }

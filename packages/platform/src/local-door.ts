@@ -3,10 +3,19 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { formatAddress, silentLogger, type Address, type Logger } from '@paddock/common';
-import { CORE_KINDS, Informer, NotFoundError, type Kube, type KubeObject } from '@paddock/kube';
+import {
+  CORE_KINDS,
+  Informer,
+  NotFoundError,
+  podDnsName,
+  podEndpoint,
+  type EndpointPod,
+  type Kube,
+  type KubeObject,
+  type NamedPod,
+} from '@paddock/kube';
 import { signIdentityProof } from '@paddock/sandbox';
 import { ProxyServer } from 'http-proxy-3';
-import { podDnsName, podEndpoint, type EndpointPod } from './pod-address.js';
 
 /**
  * The local platform's door to one agent pod: two stable addresses on this machine (the MCP
@@ -50,11 +59,13 @@ function refuse(res: ServerResponse, status: number, code: string, message: stri
   res.end(JSON.stringify({ error: { code, message } }));
 }
 
+type DoorPod = EndpointPod & NamedPod & KubeObject;
+
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 export class LocalDoor {
   private readonly logger: Logger;
-  private readonly pods: Informer<EndpointPod & KubeObject>;
+  private readonly pods: Informer<DoorPod>;
   private readonly proxy = new ProxyServer({ xfwd: false, ws: true });
   private readonly doors: Door[];
   private readonly tokenDigest: Buffer | undefined;
@@ -63,7 +74,7 @@ export class LocalDoor {
   constructor(private readonly options: LocalDoorOptions) {
     this.logger = options.logger ?? silentLogger();
     this.pods = new Informer(
-      options.kube.resource<EndpointPod & KubeObject>(CORE_KINDS.pod),
+      options.kube.resource<DoorPod>(CORE_KINDS.pod),
       { namespace: options.namespace, fieldSelector: `metadata.name=${options.pod}` },
       (err) => this.logger.warn({ err }, 'pod watch failed; retrying'),
     );
@@ -179,7 +190,7 @@ export class LocalDoor {
   }
 
   /** A proof for the pod, signed for a minute and reused for half of it. */
-  private async proofFor(pod: EndpointPod & KubeObject): Promise<string> {
+  private async proofFor(pod: DoorPod): Promise<string> {
     const audience = podDnsName(pod);
     const now = Date.now();
     if (

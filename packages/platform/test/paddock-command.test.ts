@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eventually, freePort, launchBrowser, screenshot, start, tempDir } from '@paddock/testing';
 
 const bin = join(import.meta.dirname, '..', 'bin', 'paddock.js');
@@ -22,7 +25,10 @@ describe('the paddock command', () => {
       ['launch'],
       ['up', '--colour'],
       ['up', '--kubeconfig', 'k'],
-      ['agents', '--sandbox-port', '7070'],
+      ['node', '--sandbox-port', '7070'],
+      ['door', '--data', 'd'],
+      ['door', '--listen', '127.0.0.1:7070'],
+      ['node', '--seed', 'no-equals-sign'],
     ]) {
       const run = start(process.execPath, [bin, ...args]);
       assert.equal((await run.exited).code, 2);
@@ -30,7 +36,7 @@ describe('the paddock command', () => {
     }
   });
 
-  it('runs the local platform (embedded cluster with the samples, sandbox, dashboard), state under --data, and stops cleanly on Ctrl-C', async () => {
+  it('runs the local platform (embedded cluster with the samples, operator, node, the sample agent’s door, dashboard), state under --data, and stops cleanly on Ctrl-C', async () => {
     const dir = await tempDir();
     const data = join(dir.path, 'state');
     const port = await freePort();
@@ -54,15 +60,43 @@ describe('the paddock command', () => {
     );
     try {
       await run.waitForOutput(/Paddock is running\. Press Ctrl-C to stop\./, 60_000);
-      assert.ok(existsSync(join(data, 'workspaces', 'sample', 'src', 'greet.js')));
+      const volume = join(data, 'volumes', 'paddock-sample', 'workspace-sample-agent-0');
       assert.match(
         run.output(),
-        new RegExp(`sandbox: MCP over HTTP\\+SSE: +http://127\\.0\\.0\\.1:${port}/sse`),
+        new RegExp(`sandbox: MCP over Streamable HTTP: +(http://127\\.0\\.0\\.1:${port}/mcp)`),
       );
-      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
-      assert.equal(health.status, 200);
-      const api = await fetch(`http://127.0.0.1:${port + 1}/api/openapi.yaml`);
-      assert.equal(api.status, 200, 'the human-facing API runs next to the MCP server');
+      const [, mcpUrl] = run.output().match(/sandbox: MCP over Streamable HTTP: +(\S+)/) ?? [];
+      const [, apiDocs] = run.output().match(/sandbox: human API \(as dev\): +(\S+)/) ?? [];
+      assert.ok(mcpUrl && apiDocs, run.output());
+      // The newcomer's path: the sample agent's pod serves MCP at the printed address once it runs,
+      // and what an MCP client writes there, the human API at the printed address lists.
+      await eventually(
+        'the sample agent serving through its door',
+        async () =>
+          (await fetch(new URL('/readyz', mcpUrl)).catch(() => undefined))?.ok ? true : undefined,
+        60_000,
+        250,
+      );
+      assert.ok(existsSync(join(volume, 'src', 'greet.js')), 'seeded from the sample workspace');
+      const mcp = new Client({ name: 'newcomer', version: '1.0.0' });
+      await mcp.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+      try {
+        const wrote = await mcp.callTool({
+          name: 'Write',
+          arguments: { file_path: 'notes/hello.md', content: '# hello from MCP\n' },
+        });
+        assert.notEqual(wrote.isError, true, JSON.stringify(wrote));
+      } finally {
+        await mcp.close();
+      }
+      const tree = await fetch(new URL('/api/tree?path=notes', apiDocs));
+      assert.equal(tree.status, 200, await tree.clone().text());
+      assert.match(await tree.text(), /hello\.md/);
+      assert.equal(
+        await readFile(join(volume, 'notes', 'hello.md'), 'utf8'),
+        '# hello from MCP\n',
+        'in the pod’s volume folder',
+      );
       // The dashboard runs in builtin mode, and the banner's credentials sign the admin in.
       const [, password] = run.output().match(/initial admin: +admin \/ (\S+)/) ?? [];
       assert.ok(password, 'the banner shows the initial admin');
@@ -97,30 +131,26 @@ describe('the paddock command', () => {
       );
       const accounts = await kubectl('get', 'sa', '-n', 'paddock-sample', '-o', 'name');
       assert.match(accounts.stdout, /serviceaccount\/workspace-viewer/);
-      // The sample agent's replica runs as a local sandbox process whose output is its pod's log.
-      await eventually(
-        'the sample agent’s pod Running',
-        async () =>
-          (
-            await kubectl(
-              'get',
-              'pod',
-              'sample-agent-0',
-              '-n',
-              'paddock-sample',
-              '-o',
-              'jsonpath={.status.phase}',
-            )
-          ).stdout === 'Running'
-            ? true
-            : undefined,
-        30_000,
-        250,
-      );
+      // The operator made the sample agent a StatefulSet; the local node runs its pod as a local
+      // sandbox process whose output is the pod's log.
+      const shown = await kubectl('get', 'sts,pods,pvc', '-n', 'paddock-sample', '-o', 'name');
+      assert.match(shown.stdout, /statefulset\.apps\/sample-agent/);
+      assert.match(shown.stdout, /pod\/sample-agent-0/);
+      assert.match(shown.stdout, /persistentvolumeclaim\/workspace-sample-agent-0/);
       const agentLog = await kubectl('logs', '-n', 'paddock-sample', 'sample-agent-0');
       assert.match(agentLog.stdout, /"msg":"MCP server listening"/);
-      const [, agentPort] = agentLog.stdout.match(/"addr":"127\.0\.0\.1:(\d+)"/) ?? [];
-      assert.ok(agentPort, agentLog.stdout);
+      const podIP = (
+        await kubectl(
+          'get',
+          'pod',
+          'sample-agent-0',
+          '-n',
+          'paddock-sample',
+          '-o',
+          'jsonpath={.status.podIP}',
+        )
+      ).stdout;
+      assert.match(podIP, /^127\./);
       // The initial admin is an owner of the sample workspace, so the dashboard shows it.
       const cookie = login.headers
         .getSetCookie()
@@ -130,9 +160,11 @@ describe('the paddock command', () => {
         headers: { cookie },
       });
       assert.equal(listed.status, 200);
-      const { workspaces: shown } = (await listed.json()) as { workspaces: { name: string }[] };
+      const { workspaces: visible } = (await listed.json()) as {
+        workspaces: { name: string }[];
+      };
       assert.deepEqual(
-        shown.map((w) => w.name),
+        visible.map((w) => w.name),
         ['sample'],
       );
       // A newcomer opens the printed address, signs in with the banner's credentials, and finds
@@ -164,7 +196,7 @@ describe('the paddock command', () => {
       assert.match(run.output(), /paddock +\| stopped/);
       await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`), 'the sandbox stopped too');
       await assert.rejects(
-        fetch(`http://127.0.0.1:${agentPort}/healthz`),
+        fetch(`http://${podIP}:7070/healthz`),
         'the agent’s sandbox process stopped too',
       );
     } finally {

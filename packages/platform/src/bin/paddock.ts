@@ -1,15 +1,19 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageInfo, runMain, UsageError } from '@paddock/common';
-import { runLocalAgents } from '../local-agents-command.js';
+import { runLocalDoor } from '../local-door-command.js';
+import { runLocalNode } from '../local-node-command.js';
 import { up } from '../up.js';
 
 const USAGE = `Usage: paddock <command> [options]
 
 Commands:
   up            run the local platform under one supervisor until Ctrl-C
-  agents        run the embedded cluster's agents as local processes (up
-                runs it; the embedded cluster runs no containers)
+  node          run the embedded cluster's node: bind its pods here and run
+                the paddock-sandbox ones as local processes (up runs it)
+  door          give one agent pod stable local addresses: its MCP listener
+                on --listen, its human API on the next port, opened as the
+                local user dev (up runs it for the sample agent)
 
 Options of up:
   --data DIR    folder for all state (default ./data)
@@ -23,11 +27,23 @@ Options of up:
                 port of the embedded Kubernetes API (default 6443); it runs
                 only when KUBECONFIG names no cluster to use instead
 
-Options of agents:
-  --data DIR    the platform's state folder (default ./data); replicas'
-                workspaces go under DIR/agents
+Options of node:
+  --data DIR    the platform's state folder (default ./data); volumes go
+                under DIR/volumes, pods' own folders under DIR/pods
   --kubeconfig FILE
                 the embedded cluster's (default DIR/cluster/kubeconfig)
+  --seed NAMESPACE/CLAIM=FOLDER
+                the claim's volume starts as a copy of FOLDER (repeatable)
+
+Options of door:
+  --kubeconfig FILE
+                the cluster's (default ./data/cluster/kubeconfig)
+  --listen HOST:PORT
+                the MCP door (default 127.0.0.1:7070); the human API's is
+                the next port. Off loopback both want the bearer token in
+                PADDOCK_DOOR_TOKEN
+  --pod NAMESPACE/NAME
+                the pod the door leads to
 
   -h, --help    show this help
   --version     print the version`;
@@ -46,6 +62,9 @@ function parseCommandLine(args: string[]) {
         'dashboard-port': { type: 'string' },
         'cluster-port': { type: 'string' },
         kubeconfig: { type: 'string' },
+        seed: { type: 'string', multiple: true },
+        listen: { type: 'string' },
+        pod: { type: 'string' },
       },
     });
   } catch (err) {
@@ -66,21 +85,35 @@ runMain(async () => {
   if (values.help) return void process.stdout.write(`${USAGE}\n`);
   if (values.version) return void process.stdout.write(`${packageInfo(import.meta.url).version}\n`);
   const [command, ...rest] = positionals;
-  if (command !== 'up' && command !== 'agents') {
+  if (command !== 'up' && command !== 'node' && command !== 'door') {
     throw new UsageError(
       command === undefined ? 'no command given' : `unknown command "${command}"`,
     );
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
   const dataDir = values.data ?? 'data';
-  const othersOptions =
-    command === 'up' ? ['kubeconfig'] : ['host', 'sandbox-port', 'dashboard-port', 'cluster-port'];
-  const misplaced = othersOptions.find((option) => option in values);
+  const own: Record<typeof command, string[]> = {
+    up: ['data', 'host', 'sandbox-port', 'dashboard-port', 'cluster-port'],
+    node: ['data', 'kubeconfig', 'seed'],
+    door: ['kubeconfig', 'listen', 'pod'],
+  };
+  const misplaced = Object.keys(values).find(
+    (option) => option !== 'help' && option !== 'version' && !own[command].includes(option),
+  );
   if (misplaced) throw new UsageError(`--${misplaced} is not an option of ${command}`);
-  if (command === 'agents') {
-    return runLocalAgents({
+  if (command === 'node') {
+    return runLocalNode({
       dataDir,
       kubeconfig: values.kubeconfig ?? join(dataDir, 'cluster', 'kubeconfig'),
+      seeds: values.seed ?? [],
+    });
+  }
+  if (command === 'door') {
+    if (values.pod === undefined) throw new UsageError('door needs --pod NAMESPACE/NAME');
+    return runLocalDoor({
+      kubeconfig: values.kubeconfig ?? join('data', 'cluster', 'kubeconfig'),
+      listen: values.listen ?? '127.0.0.1:7070',
+      pod: values.pod,
     });
   }
   process.exitCode = await up({

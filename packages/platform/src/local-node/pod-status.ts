@@ -1,52 +1,64 @@
 import { constants } from 'node:os';
+import { HOST_IP } from './pod-addresses.js';
 import type { ContainerState, PodCondition, PodPhase, PodStatus } from './pod.js';
-import { AGENT_CONTAINER } from './replicas.js';
 
-/** A replica's pod status from what its process is doing, as a kubelet reports it. Pure. */
+/** A pod's status from what its one container's process is doing, as a kubelet reports it. Pure. */
 
 /** Waiting reasons, as the kubelet names them. */
 export const CONTAINER_CREATING = 'ContainerCreating';
 export const CRASH_LOOP_BACK_OFF = 'CrashLoopBackOff';
 export const ERR_IMAGE_NEVER_PULL = 'ErrImageNeverPull';
+export const CREATE_CONTAINER_CONFIG_ERROR = 'CreateContainerConfigError';
 
-/** What this machine knows of a replica's one container. */
-export interface ReplicaState {
+export type RestartPolicy = 'Always' | 'OnFailure' | 'Never';
+
+/** What this machine knows of a pod's one container. */
+export interface ContainerRunState {
   /** When this machine first took the pod (status.startTime). */
   startTime: string;
   container: ContainerState;
   /** The previous run's termination, once there was one. */
   lastState: ContainerState;
   restartCount: number;
-  /** Set once the process first served: the pod keeps its address from then on. */
+  /** What the readiness probe says (without one: running is ready). */
+  ready: boolean;
+  /** The pod's own address, once it has one. */
   ip?: string;
 }
 
+/** Whether a container that exited with the code starts again. Pure. */
+export function restarts(policy: RestartPolicy, exitCode: number): boolean {
+  return policy === 'Always' || (policy === 'OnFailure' && exitCode !== 0);
+}
+
 /**
- * Running while the process serves; Succeeded or Failed, by its exit code, from its exit until it
- * runs again (a crashed replica shows at once, back-off included); Pending before it first serves
- * and while it cannot run.
+ * The kubelet's phase for a pod of one container: Pending until the container first runs; then
+ * Running while it runs or is being restarted (its back-off included); Succeeded or Failed, by its
+ * exit code, once it exited for good under its restart policy.
  */
-export function phaseOf(state: ReplicaState): PodPhase {
-  const { running, terminated, waiting } = state.container;
+export function phaseOf(state: ContainerRunState, policy: RestartPolicy): PodPhase {
+  const { running, terminated } = state.container;
   if (running) return 'Running';
-  const exited =
-    terminated ??
-    (waiting?.reason === CRASH_LOOP_BACK_OFF ? state.lastState.terminated : undefined);
-  if (exited) return exited.exitCode === 0 ? 'Succeeded' : 'Failed';
-  return 'Pending';
+  const exited = terminated ?? state.lastState.terminated;
+  if (terminated && !restarts(policy, terminated.exitCode)) {
+    return terminated.exitCode === 0 ? 'Succeeded' : 'Failed';
+  }
+  return exited ? 'Running' : 'Pending';
 }
 
 /**
  * The pod's status. A condition keeps its lastTransitionTime from `previous` while its status does
- * not change, so that an unchanged replica writes nothing new.
+ * not change, so that an unchanged pod writes nothing new.
  */
 export function podStatus(
-  image: string,
-  state: ReplicaState,
+  container: { name: string; image: string },
+  policy: RestartPolicy,
+  state: ContainerRunState,
   previous: PodStatus | undefined,
   now: string,
 ): PodStatus {
-  const ready = state.container.running !== undefined;
+  const running = state.container.running !== undefined;
+  const ready = running && state.ready;
   const condition = (type: string, holds: boolean): PodCondition => {
     const old = previous?.conditions?.find((c) => c.type === type);
     const status = holds ? 'True' : 'False';
@@ -61,28 +73,28 @@ export function podStatus(
         ? {}
         : {
             reason: 'ContainersNotReady',
-            message: `containers with unready status: [${AGENT_CONTAINER}]`,
+            message: `containers with unready status: [${container.name}]`,
           }),
     };
   };
   return {
-    phase: phaseOf(state),
+    phase: phaseOf(state, policy),
     conditions: [
       condition('PodScheduled', true),
       condition('Initialized', true),
       condition('ContainersReady', ready),
       condition('Ready', ready),
     ],
-    ...(state.ip === undefined
-      ? {}
-      : { hostIP: state.ip, podIP: state.ip, podIPs: [{ ip: state.ip }] }),
+    hostIP: HOST_IP,
+    hostIPs: [{ ip: HOST_IP }],
+    ...(state.ip === undefined ? {} : { podIP: state.ip, podIPs: [{ ip: state.ip }] }),
     startTime: state.startTime,
     containerStatuses: [
       {
-        name: AGENT_CONTAINER,
-        image,
+        name: container.name,
+        image: container.image,
         ready,
-        started: ready,
+        started: running,
         restartCount: state.restartCount,
         state: state.container,
         lastState: state.lastState,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LogBatcher } from '../../src/local-agents/log-batcher.js';
+import { LogBatcher } from '../../src/local-node/log-batcher.js';
 
 /** A log sink that takes `delayMs` per write and remembers each. */
 function sink(delayMs = 5) {

@@ -3,7 +3,6 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LOCAL_IP } from './replicas.js';
 
 export interface Exit {
   code: number | null;
@@ -15,10 +14,11 @@ export interface Exit {
 export interface SandboxProcessOptions {
   /** The paddock-sandbox command file. */
   bin: string;
-  port: number;
-  workspace: string;
-  /** Added to this process's environment. */
+  /** The container's args, already expanded and rewritten for this machine. */
+  args: readonly string[];
+  /** The whole environment of the process (nothing of this process's is added). */
   env: Record<string, string>;
+  cwd: string;
   /** Each line the process writes, on stdout or stderr. */
   onLine: (line: string) => void;
 }
@@ -27,7 +27,7 @@ export interface SandboxProcessOptions {
 const OUTPUT_DRAIN_MS = 1000;
 
 /**
- * One paddock-sandbox process serving a replica's workspace over MCP on a loopback port. It stays
+ * One paddock-sandbox process: a pod's container, run on this machine. It stays
  * in this process's group, so that whoever stops this process's group (the platform's supervisor)
  * stops the sandboxes too, even with SIGKILL.
  */
@@ -37,11 +37,11 @@ export class SandboxProcess {
   readonly exited: Promise<Exit>;
 
   constructor(options: SandboxProcessOptions) {
-    this.child = spawn(
-      process.execPath,
-      [options.bin, '-addr', `${LOCAL_IP}:${options.port}`, '-workspace', options.workspace],
-      { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    this.child = spawn(process.execPath, [options.bin, ...options.args], {
+      env: options.env,
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     for (const stream of [this.child.stdout, this.child.stderr]) {
       if (stream)
         createInterface({ input: stream, crlfDelay: Infinity }).on('line', options.onLine);
@@ -70,25 +70,6 @@ export class SandboxProcess {
     );
   }
 
-  /** Resolves true once /readyz answers 200, false if the process exits first. */
-  async ready(port: number, pollMs = 200): Promise<boolean> {
-    let gone = false;
-    void this.exited.then(() => (gone = true));
-    while (!gone) {
-      try {
-        const res = await fetch(`http://${LOCAL_IP}:${port}/readyz`, {
-          signal: AbortSignal.timeout(2000),
-        });
-        await res.body?.cancel();
-        if (res.ok) return !gone;
-      } catch {
-        // not listening yet
-      }
-      await Promise.race([sleep(pollMs), this.exited]);
-    }
-    return false;
-  }
-
   /** SIGTERM, then SIGKILL after the grace period; resolves once it exited. */
   async stop(graceMs: number): Promise<Exit> {
     if (!this.running) return this.exited;
@@ -108,28 +89,26 @@ export class SandboxProcess {
   }
 }
 
-/** A port free on the loopback address a moment ago. */
-export async function freePort(): Promise<number> {
-  const port = await tryListen(0);
-  if (port === undefined) throw new Error('no port to listen on');
-  return port;
+/**
+ * Whether a process could listen on each of the ports at the address now: another program (or
+ * another node agent on this machine) may hold some. Checked before an address is given to a pod.
+ */
+export async function portsAreFree(address: string, ports: readonly number[]): Promise<boolean> {
+  for (const port of ports) {
+    if (!(await canListen(address, port))) return false;
+  }
+  return true;
 }
 
-/** Whether a process could listen on the port on the loopback address now. */
-export async function portIsFree(port: number): Promise<boolean> {
-  return (await tryListen(port)) !== undefined;
-}
-
-async function tryListen(port: number): Promise<number | undefined> {
+async function canListen(address: string, port: number): Promise<boolean> {
   const server = createServer();
   const listening = once(server, 'listening').then(
     () => true,
     () => false,
   );
-  server.listen(port, LOCAL_IP);
-  if (!(await listening)) return undefined;
-  const address = server.address();
+  server.listen({ port, host: address, exclusive: true });
+  if (!(await listening)) return false;
   server.close();
   await once(server, 'close');
-  return address !== null && typeof address === 'object' ? address.port : undefined;
+  return true;
 }

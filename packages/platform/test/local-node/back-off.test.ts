@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  crashesAfterExit,
-  KUBELET_BACK_OFF,
-  restartDelay,
-} from '../../src/local-agents/back-off.js';
+import { crashesAfterExit, KUBELET_BACK_OFF, restartDelay } from '../../src/local-node/back-off.js';
 
 describe('the restart back-off', () => {
   it('restarts at once after a first crash, then doubles from 10 s up to 5 min, as a kubelet does', () => {

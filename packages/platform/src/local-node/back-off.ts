@@ -1,5 +1,5 @@
 /**
- * When a replica's process exits, how long to wait before starting it again: the kubelet's
+ * When a container's process exits, how long to wait before starting it again: the kubelet's
  * crash-loop back-off for restartPolicy Always. The first restart is immediate; each further crash
  * doubles the wait up to the maximum, and a run that lasted long enough starts the count again.
  * Pure.

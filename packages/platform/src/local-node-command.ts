@@ -1,0 +1,49 @@
+import { resolve } from 'node:path';
+import { createLogger, loggingFromEnv, Shutdown, UsageError } from '@paddock/common';
+import { Kube } from '@paddock/kube';
+import { LocalNode, SHUTDOWN_GRACE_SECONDS } from './local-node.js';
+
+export interface LocalNodeCommandOptions {
+  /** The embedded cluster's kubeconfig. */
+  kubeconfig: string;
+  /** The platform's data folder: claims' folders go under its volumes/, pods' own under pods/. */
+  dataDir: string;
+  /** `<namespace>/<claim>=<folder>`: the claim's volume starts as a copy of the folder. */
+  seeds?: readonly string[];
+}
+
+/** The seeds of --seed options, by `<namespace>/<claim>`, or a usage error. */
+export function parseSeeds(values: readonly string[]): Map<string, string> {
+  const seeds = new Map<string, string>();
+  for (const value of values) {
+    const match = /^([a-z0-9-]+)\/([a-z0-9.-]+)=(.+)$/.exec(value);
+    if (match === null) {
+      throw new UsageError(`--seed must be NAMESPACE/CLAIM=FOLDER, not "${value}"`);
+    }
+    seeds.set(`${match[1]}/${match[2]}`, resolve(match[3]!));
+  }
+  return seeds;
+}
+
+/** `paddock node`: the embedded cluster's node, running its sandbox pods as local processes. */
+export async function runLocalNode(options: LocalNodeCommandOptions): Promise<void> {
+  const seeds = parseSeeds(options.seeds ?? []);
+  const logger = createLogger({ name: 'paddock-node', ...loggingFromEnv() });
+  const node = new LocalNode({
+    kube: Kube.connect({ kubeconfig: options.kubeconfig }),
+    dataDir: options.dataDir,
+    seeds,
+    logger,
+  });
+  // However this process ends, no sandbox it started outlives it.
+  process.on('exit', () => node.killNow());
+  // Pods stop together, each within the shutdown grace; a moment more to write their last lines.
+  new Shutdown({ logger, graceMs: (SHUTDOWN_GRACE_SECONDS + 3) * 1000 })
+    .add('pods', () => node.stop())
+    .listen();
+  await node.start();
+  logger.info(
+    { kubeconfig: options.kubeconfig, data: options.dataDir, node: node.nodeName },
+    'running the node',
+  );
+}

@@ -1,0 +1,342 @@
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { silentLogger, type Logger } from '@paddock/common';
+import {
+  ConflictError,
+  CORE_KINDS,
+  EventRecorder,
+  Informer,
+  NotFoundError,
+  type Kube,
+  type ResourceClient,
+} from '@paddock/kube';
+import { KUBELET_BACK_OFF, type BackOffPolicy } from './local-node/back-off.js';
+import { LocalClaims } from './local-node/claims.js';
+import {
+  allocateAddress,
+  DEFAULT_POD_ADDRESSES,
+  type AddressRange,
+} from './local-node/pod-addresses.js';
+import { PodWorker } from './local-node/pod-worker.js';
+import type { Pod } from './local-node/pod.js';
+import { runsLocally } from './local-node/sandbox-image.js';
+import { portsAreFree } from './local-node/sandbox-process.js';
+import { binOf } from './package-bins.js';
+
+/** The one node of the embedded cluster: this machine. */
+export const LOCAL_NODE_NAME = 'paddock-local';
+/** The component the node's events name as their source, like a kubelet's. */
+export const EVENT_SOURCE = 'paddock-node';
+/** At shutdown, a pod has at most this long between SIGTERM and SIGKILL (the sandbox needs < 10 s). */
+export const SHUTDOWN_GRACE_SECONDS = 10;
+/**
+ * Retries of a container that cannot be made yet (a Secret or claim missing): sooner than the
+ * crash back-off, since what it waits for is usually being created at that moment.
+ */
+export const CONFIG_RETRY: BackOffPolicy = {
+  initialMs: 1000,
+  maxMs: 30_000,
+  resetAfterMs: Number.POSITIVE_INFINITY,
+};
+/** The environment a process gets from the node agent's own; nothing else leaks into pods. */
+const INHERITED_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'TZ'];
+
+export interface LocalNodeOptions {
+  kube: Kube;
+  /** Claims' folders go under <dataDir>/volumes, pods' own under <dataDir>/pods. */
+  dataDir: string;
+  nodeName?: string;
+  /** The paddock-sandbox command file; the @paddock/sandbox package's by default. */
+  sandboxBin?: string;
+  /** The kubelet's by default (10 s doubling to 5 min). */
+  backOff?: BackOffPolicy;
+  configRetry?: BackOffPolicy;
+  /** The loopback addresses pods get; 127.1.0.1 upward by default. */
+  addresses?: AddressRange;
+  /** Folders a claim's volume starts as a copy of, by `<namespace>/<claim>` (see LocalClaims). */
+  seeds?: ReadonlyMap<string, string>;
+  logger?: Logger;
+}
+
+/** After a failed pass or binding, the next try. */
+const RETRY_MS = 1000;
+/** Pod names whose last address is remembered for a successor of the same name. */
+const MAX_REMEMBERED_ADDRESSES = 10_000;
+/** Addresses tried for a pod before giving up for now (others may be held by other programs). */
+const ADDRESS_ATTEMPTS = 32;
+
+const keyOf = (namespace: string | undefined, name: string) => `${namespace ?? ''}/${name}`;
+const splitKey = (key: string) => {
+  const slash = key.indexOf('/');
+  return { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+};
+
+/**
+ * The embedded cluster's node: a kubelet and a one-node scheduler for this machine. It binds every
+ * unscheduled pod to itself, runs each pod bound to it whose image is the sandbox's as a local
+ * paddock-sandbox process (PodWorker), and provisions every claim as a folder (LocalClaims). Passes
+ * over one pod name run one at a time, so a replaced pod's process has stopped before its
+ * successor of the same name starts; changes meanwhile queue one more pass.
+ */
+export class LocalNode {
+  readonly nodeName: string;
+  private readonly assigned: Informer<Pod>;
+  private readonly unscheduled: Informer<Pod>;
+  private readonly podClient: ResourceClient<Pod>;
+  private readonly claims: LocalClaims;
+  private readonly events: EventRecorder;
+  private readonly logger: Logger;
+  private readonly addresses: AddressRange;
+  /** The pods running here, by namespace/name. */
+  private readonly workers = new Map<string, PodWorker>();
+  /** Workers being stopped: their claims are still in use until they end. */
+  private readonly stopping = new Set<PodWorker>();
+  /** The address each pod name last had, so that a replacement gets it again. */
+  private readonly lastAddress = new Map<string, string>();
+  private readonly dirty = new Set<string>();
+  private readonly active = new Map<string, Promise<void>>();
+  private readonly binding = new Set<string>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private synced = false;
+  private stopped = false;
+
+  constructor(private readonly options: LocalNodeOptions) {
+    const { kube } = options;
+    this.nodeName = options.nodeName ?? LOCAL_NODE_NAME;
+    this.logger = options.logger ?? silentLogger();
+    this.addresses = options.addresses ?? DEFAULT_POD_ADDRESSES;
+    const onError = (err: unknown) => this.logger.warn({ err }, 'pod watch failed; retrying');
+    this.podClient = kube.resource<Pod>(CORE_KINDS.pod);
+    this.assigned = new Informer(
+      this.podClient,
+      { fieldSelector: `spec.nodeName=${this.nodeName}` },
+      onError,
+    );
+    this.unscheduled = new Informer(this.podClient, { fieldSelector: 'spec.nodeName=' }, onError);
+    this.claims = new LocalClaims({
+      kube,
+      dataDir: options.dataDir,
+      logger: this.logger,
+      whenUnused: (namespace, claim) => this.whenUnused(`${namespace}/${claim}`),
+      ...(options.seeds === undefined ? {} : { seeds: options.seeds }),
+    });
+    this.events = new EventRecorder({
+      kube,
+      component: EVENT_SOURCE,
+      onError: (err, event) => this.logger.warn({ err, ...event }, 'could not record an event'),
+    });
+  }
+
+  /** Resolves once pods and claims are listed and a pass over every pod here is queued. */
+  async start(): Promise<void> {
+    this.assigned.on((_, pod) => this.enqueue(keyOf(pod.metadata.namespace, pod.metadata.name)));
+    this.unscheduled.on((event, pod) => {
+      if (event !== 'delete') this.bind(pod);
+    });
+    this.assigned.start();
+    this.unscheduled.start();
+    await Promise.all([this.assigned.synced, this.unscheduled.synced, this.claims.start()]);
+    await this.sweepPodFolders();
+    // Passes wait for the lists: an address in use by a pod not listed yet could be given twice.
+    this.synced = true;
+    for (const key of [...this.dirty]) this.kick(key);
+  }
+
+  /** Stops watching, lets passes in progress end, then stops every pod's process. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.assigned.stop();
+    this.unscheduled.stop();
+    for (const timer of this.timers) clearTimeout(timer);
+    while (this.active.size > 0) await Promise.all(this.active.values());
+    await Promise.all([...this.workers.values()].map((w) => w.stop('shutdown')));
+    this.workers.clear();
+    await this.claims.stop();
+  }
+
+  /** SIGKILL to every pod's process, synchronously: for an exit handler. */
+  killNow(): void {
+    for (const worker of [...this.workers.values(), ...this.stopping]) worker.killNow();
+  }
+
+  /** The processes running now, by pod. */
+  processes(): { namespace: string; pod: string; uid: string; pid: number; address: string }[] {
+    return [...this.workers.values()].flatMap((w) =>
+      w.pid === undefined || w.address === undefined
+        ? []
+        : [{ namespace: w.namespace, pod: w.name, uid: w.uid, pid: w.pid, address: w.address }],
+    );
+  }
+
+  private later(what: () => void): void {
+    if (this.stopped) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      what();
+    }, RETRY_MS);
+    this.timers.add(timer);
+  }
+
+  /** The scheduler's part: binds an unscheduled pod to this node, once. */
+  private bind(pod: Pod): void {
+    const { name, namespace = 'default', uid = '' } = pod.metadata;
+    if (this.stopped || pod.spec.nodeName || pod.metadata.deletionTimestamp) return;
+    if (this.binding.has(uid)) return;
+    this.binding.add(uid);
+    this.options.kube
+      .bindPod(namespace, name, this.nodeName)
+      .then(() => {
+        const ref = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace, uid } };
+        const message = `Successfully assigned ${namespace}/${name} to ${this.nodeName}`;
+        void this.events.normal(ref, 'Scheduled', message);
+      })
+      .catch((err: unknown) => {
+        // Bound meanwhile (409), or gone: nothing to do.
+        if (err instanceof ConflictError || err instanceof NotFoundError) return;
+        this.logger.warn({ err, namespace, pod: name }, 'could not bind the pod; retrying');
+        this.later(() => {
+          this.binding.delete(uid);
+          const current = this.unscheduled.get(name, namespace);
+          if (current?.metadata.uid === uid) this.bind(current);
+        });
+      })
+      .finally(() => {
+        // The binding shows in the assigned watch; a pod still unscheduled later is tried again.
+        setTimeout(() => this.binding.delete(uid), RETRY_MS).unref();
+      });
+  }
+
+  private enqueue(key: string): void {
+    if (this.stopped) return;
+    this.dirty.add(key);
+    if (this.synced) this.kick(key);
+  }
+
+  private kick(key: string): void {
+    if (this.stopped || this.active.has(key) || !this.dirty.delete(key)) return;
+    const pass = this.reconcile(key)
+      .catch((err: unknown) => {
+        this.logger.warn({ err, pod: key }, 'could not reconcile the pod; retrying');
+        this.later(() => this.enqueue(key));
+      })
+      .finally(() => {
+        this.active.delete(key);
+        this.kick(key);
+      });
+    this.active.set(key, pass);
+  }
+
+  /**
+   * One pass over a pod name: a worker whose pod is gone, terminating or replaced (another uid)
+   * stops first; then a pod with no worker gets one.
+   */
+  private async reconcile(key: string): Promise<void> {
+    const { namespace, name } = splitKey(key);
+    const pod = this.assigned.get(name, namespace);
+    const worker = this.workers.get(key);
+    const wanted = pod !== undefined && pod.metadata.deletionTimestamp === undefined;
+    if (worker && (!wanted || worker.uid !== pod.metadata.uid)) {
+      this.workers.delete(key);
+      this.stopping.add(worker);
+      try {
+        await worker.stop('deleted');
+      } finally {
+        this.stopping.delete(worker);
+      }
+    } else if (worker) {
+      return;
+    }
+    if (!wanted || this.stopped || isFinished(pod)) return;
+    const address = runsLocally(pod.spec.containers[0]?.image ?? '')
+      ? await this.addressFor(key, pod)
+      : undefined;
+    if (this.stopped) return;
+    const next = new PodWorker(pod, address, {
+      kube: this.options.kube,
+      events: this.events,
+      sandboxBin: this.options.sandboxBin ?? binOf('@paddock/sandbox', 'paddock-sandbox'),
+      dataDir: this.options.dataDir,
+      nodeName: this.nodeName,
+      backOff: this.options.backOff ?? KUBELET_BACK_OFF,
+      configRetry: this.options.configRetry ?? CONFIG_RETRY,
+      baseEnv: inheritedEnv(),
+      shutdownGraceMs: SHUTDOWN_GRACE_SECONDS * 1000,
+      claims: this.claims,
+      logger: this.logger,
+    });
+    this.workers.set(key, next);
+    if (address !== undefined) this.rememberAddress(key, address);
+    next.start();
+  }
+
+  /** Remembers a name's address, forgetting the oldest names beyond the bound. */
+  private rememberAddress(key: string, address: string): void {
+    this.lastAddress.delete(key);
+    this.lastAddress.set(key, address);
+    if (this.lastAddress.size > MAX_REMEMBERED_ADDRESSES) {
+      this.lastAddress.delete(this.lastAddress.keys().next().value!);
+    }
+  }
+
+  /**
+   * A loopback address no other pod here has (running, or recorded in its status), whose ports
+   * no other program holds: the pod's own from before when it can have it again.
+   */
+  private async addressFor(key: string, pod: Pod): Promise<string> {
+    const taken = new Set<string>();
+    for (const worker of [...this.workers.values(), ...this.stopping]) {
+      if (worker.address !== undefined) taken.add(worker.address);
+    }
+    for (const other of this.assigned.list()) {
+      const ip = other.status?.podIP;
+      if (ip !== undefined && keyOf(other.metadata.namespace, other.metadata.name) !== key) {
+        taken.add(ip);
+      }
+    }
+    const ports = (pod.spec.containers[0]?.ports ?? []).map((p) => p.containerPort);
+    let preferred = [pod.status?.podIP, this.lastAddress.get(key)];
+    for (let attempt = 0; attempt < ADDRESS_ATTEMPTS; attempt++) {
+      const address = allocateAddress(taken, this.addresses, preferred);
+      if (address === undefined) break;
+      if (await portsAreFree(address, ports)) return address;
+      this.logger.info({ pod: key, address }, 'address held by another program; trying the next');
+      taken.add(address);
+      preferred = [];
+    }
+    throw new Error(`no free pod address in the range from ${this.addresses.first}`);
+  }
+
+  /** Resolves once no worker that mounts the claim now (running or stopping) runs any more. */
+  private whenUnused(claim: string): Promise<void> {
+    const users = [...this.workers.values(), ...this.stopping].filter((w) =>
+      w.claims.includes(claim),
+    );
+    return Promise.all(users.map((w) => w.ended)).then(() => undefined);
+  }
+
+  /** Pods' own folders whose pod is no longer here (deleted while the node was stopped) go. */
+  private async sweepPodFolders(): Promise<void> {
+    const root = join(this.options.dataDir, 'pods');
+    const live = new Set(this.assigned.list().map((p) => p.metadata.uid));
+    const uids = await readdir(root).catch(() => [] as string[]);
+    await Promise.all(
+      uids
+        .filter((uid) => !live.has(uid))
+        .map((uid) => rm(join(root, uid), { recursive: true, force: true })),
+    );
+  }
+}
+
+/** A pod that ran to its end under its restart policy is not run again. */
+function isFinished(pod: Pod): boolean {
+  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+}
+
+function inheritedEnv(): Record<string, string> {
+  return Object.fromEntries(
+    INHERITED_ENV.flatMap((name) => {
+      const value = process.env[name];
+      return value === undefined ? [] : [[name, value]];
+    }),
+  );
+}
