@@ -317,7 +317,7 @@ export class Resources {
     }
     if (target['kind'] !== undefined && target['kind'] !== 'Node') {
       throw errors.badRequest(
-        `a pod can only be bound to a Node, not to a ${String(target['kind'])}`,
+        `a pod can only be bound to a Node, not to a ${JSON.stringify(target['kind'])}`,
       );
     }
     const live = this.get(type, namespace, name);
