@@ -16,7 +16,6 @@ import type { Role } from '../auth/user.js';
  * what a client sees does not change when the objects gain fields.
  */
 
-
 export function workspaceSummary(workspace: Workspace, role: WorkspaceRole) {
   return {
     name: workspace.metadata.name,
