@@ -2,7 +2,6 @@
 // the operator turning each into a StatefulSet and the local node running each pod as a sandbox
 // process. Seconds until every pod is Ready; the operator's, the node's and the sandboxes' memory;
 // the cluster writes one AgentRuntime reconcile makes when nothing changed.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,6 +15,7 @@ import {
 } from '@paddock/kube';
 import { freePort, start, tempDir } from '@paddock/testing';
 import { startBenchCluster } from './lib/cluster.js';
+import { ControllerMetrics, memoryMiB } from './lib/operator-metrics.js';
 import { printTable, type Row } from './lib/table.js';
 
 const WORKSPACES = 10;
@@ -50,14 +50,6 @@ function agent(w: number, a: number): AgentRuntime {
     metadata: { name: `agent-${a}`, namespace: namespaceOf(w) },
     spec: { promptPackRef: { name: 'prompts' }, replicas: 1, model: 'bench-model' },
   };
-}
-
-/** VmRSS and VmHWM of a live process in MiB, from /proc. */
-function memoryMiB(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (name: string) =>
-    Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1]) / 1024;
-  return { rss: field('VmRSS'), peak: field('VmHWM') };
 }
 
 /** The pids of a process's children. */
@@ -100,16 +92,8 @@ try {
     );
     try {
       await operator.waitForOutput(/leading: controllers started/, 60_000);
-      const metric = async (name: string): Promise<number> => {
-        const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-        let sum = 0;
-        for (const line of text.split('\n')) {
-          if (line.startsWith(`${name}{`) && line.includes('controller="agentruntime"'))
-            sum += Number(line.slice(line.lastIndexOf(' ') + 1));
-        }
-        return sum;
-      };
-      const reconciles = () => metric('paddock_operator_reconcile_total');
+      const metrics = new ControllerMetrics(metricsPort, 'agentruntime');
+      const reconciles = () => metrics.reconciles();
       const resourceVersion = async () =>
         Number((await workspaces.list({ limit: 1 })).metadata.resourceVersion);
 
@@ -163,20 +147,7 @@ try {
       }
       const agentsRunningMs = performance.now() - started;
 
-      /** Waits until the agent queue is empty and no reconcile ran for two seconds. */
-      const settle = async () => {
-        let last = await reconciles();
-        let quietSince = performance.now();
-        while (performance.now() - quietSince < 2_000) {
-          await sleep(POLL_MS);
-          const now = await reconciles();
-          const depth = await metric('paddock_operator_workqueue_depth');
-          if (now !== last || depth > 0) {
-            last = now;
-            quietSince = performance.now();
-          }
-        }
-      };
+      const settle = () => metrics.settle(POLL_MS);
       await settle();
       // The idle rate (Lease renewals, probes that changed nothing) is measured first and taken off.
       const idleStart = performance.now();

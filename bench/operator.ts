@@ -1,13 +1,13 @@
 // The operator under load: 1,000 Workspaces applied at once (each creating its namespace, with a
 // group RoleBinding and network isolation) until all are Ready; the cluster writes one reconcile makes
 // when nothing changed; the operator's RSS at 1,000 and at 10,000 Workspaces.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KINDS, type Workspace } from '@paddock/kube';
 import { freePort, start, tempDir } from '@paddock/testing';
 import { startBenchCluster } from './lib/cluster.js';
+import { ControllerMetrics, memoryMiB } from './lib/operator-metrics.js';
 import { printTable, type Row } from './lib/table.js';
 
 const FIRST = 1_000;
@@ -42,14 +42,6 @@ async function pool(from: number, to: number, task: (i: number) => Promise<unkno
   );
 }
 
-/** VmRSS and VmHWM of a live process in MiB, from /proc. */
-function memoryMiB(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (name: string) =>
-    Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1]) / 1024;
-  return { rss: field('VmRSS'), peak: field('VmHWM') };
-}
-
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const mib = (n: number) => `${n.toFixed(0)} MiB`;
 
@@ -72,16 +64,8 @@ try {
       await operator.waitForOutput(/leading: controllers started/, 60_000);
       const pid = operator.child.pid!;
 
-      const metric = async (name: string): Promise<number> => {
-        const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-        let sum = 0;
-        for (const line of text.split('\n')) {
-          if (line.startsWith(`${name}{`) && line.includes('controller="workspace"'))
-            sum += Number(line.slice(line.lastIndexOf(' ') + 1));
-        }
-        return sum;
-      };
-      const reconciles = () => metric('paddock_operator_reconcile_total');
+      const metrics = new ControllerMetrics(metricsPort, 'workspace');
+      const reconciles = () => metrics.reconciles();
       const resourceVersion = async () =>
         Number((await workspaces.list({ limit: 1 })).metadata.resourceVersion);
       const readyCount = async () =>
@@ -103,20 +87,7 @@ try {
         return { appliedMs, readyMs: performance.now() - started, ready };
       };
 
-      /** Waits until the workspace queue is empty and no reconcile ran for two seconds. */
-      const settle = async () => {
-        let last = await reconciles();
-        let quietSince = performance.now();
-        while (performance.now() - quietSince < 2_000) {
-          await sleep(POLL_MS);
-          const now = await reconciles();
-          const depth = await metric('paddock_operator_workqueue_depth');
-          if (now !== last || depth > 0) {
-            last = now;
-            quietSince = performance.now();
-          }
-        }
-      };
+      const settle = () => metrics.settle(POLL_MS);
 
       const rows: Row[] = [];
       const first = await applyUntilReady(0, FIRST, 10 * 60_000);

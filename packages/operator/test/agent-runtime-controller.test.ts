@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { createPublicKey } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { silentLogger } from '@paddock/common';
 import {
   CORE_KINDS,
@@ -17,7 +16,11 @@ import {
   type Workspace,
   type WorkspaceSpec,
 } from '@paddock/kube';
-import { startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
+import {
+  eventuallyOk as eventually,
+  startEmbeddedCluster,
+  type EmbeddedCluster,
+} from '@paddock/testing';
 import { AgentRuntimeController } from '../src/controllers/agent-runtime-controller.js';
 import { STATEFULSET_KIND } from '../src/controllers/agent-runtime/clients.js';
 import { OPERATOR_CLUSTER_ROLE, OPERATOR_NAME } from '../src/operator-rbac.js';
@@ -73,23 +76,6 @@ const statefulSets = () => kube.resource<StatefulSet>(STATEFULSET_KIND);
 const services = () => kube.resource<Service>(CORE_KINDS.service);
 const secrets = () => kube.resource<Secret>(CORE_KINDS.secret);
 const pods = () => kube.resource<Pod>(CORE_KINDS.pod);
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    await sleep(100);
-  }
-  throw new Error(
-    `timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`,
-  );
-}
 
 async function gone(what: string, read: () => Promise<unknown>): Promise<void> {
   await eventually(what, async () => {

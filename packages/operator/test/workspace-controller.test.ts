@@ -17,7 +17,11 @@ import {
 import { WorkspaceController } from '../src/controllers/workspace-controller.js';
 import { operatorEventRecorder } from '../src/runtime/events.js';
 import { OperatorMetrics } from '../src/runtime/metrics.js';
-import { startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
+import {
+  eventuallyOk as eventually,
+  startEmbeddedCluster,
+  type EmbeddedCluster,
+} from '@paddock/testing';
 
 interface Labelled extends KubeObject {
   metadata: NonNullable<KubeObject['metadata']> & { name: string };
@@ -30,23 +34,6 @@ let kube: Kube;
 let controller: WorkspaceController;
 /** Write requests the controller sent, by path. */
 const writes: string[] = [];
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    await sleep(100);
-  }
-  throw new Error(
-    `timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`,
-  );
-}
 
 const workspaces = () => kube.resource<Workspace>(workspaceKind);
 const namespaces = () => kube.resource<Labelled>(CORE_KINDS.namespace);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { silentLogger, smtpMailer } from '@paddock/common';
 import {
   CORE_KINDS,
@@ -25,7 +24,11 @@ import {
   sumSpend,
   type CostControls,
 } from '../src/workspace/index.js';
-import { startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
+import {
+  eventuallyOk as eventually,
+  startEmbeddedCluster,
+  type EmbeddedCluster,
+} from '@paddock/testing';
 
 const NOW = new Date('2026-11-23T15:00:00Z');
 const today = (now: Date) => now.toISOString().slice(0, 10);
@@ -163,23 +166,6 @@ let smtp: RunningSmtp;
 
 const workspaces = () => kube.resource<Workspace>(workspaceKind);
 const agents = () => kube.resource<AgentRuntime>(agentKind);
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    await sleep(100);
-  }
-  throw new Error(
-    `timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`,
-  );
-}
 
 async function createWorkspace(name: string, spec: Partial<WorkspaceSpec>): Promise<void> {
   await workspaces().create({

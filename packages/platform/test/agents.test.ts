@@ -35,6 +35,8 @@ import type { Pod } from '../src/local-node/pod.js';
  */
 
 const run = promisify(execFile);
+const isReady = (pod: Pod | undefined) =>
+  pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 const NAMESPACE = 'agents-e2e';
 const kind = (name: string) => KINDS.find((k) => k.kind === name)!;
 
@@ -143,11 +145,6 @@ spec:
   namespace: {name: ${NAMESPACE}, create: true}
   quotas: {agents: {maxReplicasPerAgent: 2}}
   costControls: {dailyBudget: '10', budgetExceededAction: pauseJobs}
----
-apiVersion: paddock.dev/v1alpha1
-kind: PromptPack
-metadata: {name: prompts, namespace: ${NAMESPACE}}
-spec: {systemPrompt: Be brief.}
 `,
     );
     await eventually(
@@ -158,6 +155,14 @@ spec: {systemPrompt: Be brief.}
           : undefined,
       30_000,
       100,
+    );
+    await apply(
+      'prompt-pack.yaml',
+      `apiVersion: paddock.dev/v1alpha1
+kind: PromptPack
+metadata: {name: prompts, namespace: ${NAMESPACE}}
+spec: {systemPrompt: Be brief.}
+`,
     );
   });
 
@@ -232,9 +237,7 @@ spec:
       'a new helper-0 Ready',
       async () => {
         const [pod] = await pods('helper');
-        const ready = pod?.status?.conditions?.some(
-          (c) => c.type === 'Ready' && c.status === 'True',
-        );
+        const ready = isReady(pod);
         return pod && pod.metadata.uid !== first.metadata.uid && ready ? pod : undefined;
       },
       60_000,
@@ -259,9 +262,7 @@ spec:
       async () => {
         const [pod] = await pods('helper');
         const env = pod?.spec.containers[0]?.env?.find((e) => e.name === 'GREETING');
-        const ready = pod?.status?.conditions?.some(
-          (c) => c.type === 'Ready' && c.status === 'True',
-        );
+        const ready = isReady(pod);
         return pod && env?.value === 'changed' && ready ? pod : undefined;
       },
       60_000,

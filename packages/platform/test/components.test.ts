@@ -26,14 +26,15 @@ describe('the local platform’s components', () => {
             kubeconfig,
           })
         ).map((c) => c.name);
-      assert.deepEqual(await names(), ['cluster', 'operator', 'agents', 'sandbox', 'dashboard']);
-      assert.deepEqual(await names('/etc/kubeconfig'), ['sandbox', 'dashboard']);
+      assert.deepEqual(await names(), ['cluster', 'operator', 'node', 'sandbox', 'dashboard']);
+      // A real cluster runs its own operator, nodes and agents.
+      assert.deepEqual(await names('/etc/kubeconfig'), ['dashboard']);
     } finally {
       await dir.remove();
     }
   });
 
-  it('gives the local agents and the dashboard the embedded cluster, else the dashboard the one named', async () => {
+  it('gives the node, the sample agent’s door and the dashboard the embedded cluster, else the dashboard the one named', async () => {
     const dir = await tempDir();
     try {
       const components = async (kubeconfig?: string) =>
@@ -50,13 +51,27 @@ describe('the local platform’s components', () => {
       const kubeconfig = join(dir.path, 'cluster', 'kubeconfig');
       const dashboard = embedded.find((c) => c.name === 'dashboard')!;
       assert.equal(argAfter(dashboard.args, '--kubeconfig'), kubeconfig);
-      const agents = embedded.find((c) => c.name === 'agents')!;
-      assert.deepEqual(agents.args.slice(1), [
-        'agents',
+      const node = embedded.find((c) => c.name === 'node')!;
+      assert.deepEqual(node.args.slice(1, 6), [
+        'node',
         '--data',
         dir.path,
         '--kubeconfig',
         kubeconfig,
+      ]);
+      assert.match(
+        argAfter(node.args, '--seed') ?? '',
+        /^paddock-sample\/workspace-sample-agent-0=.+examples\/sample-workspace$/,
+      );
+      const door = embedded.find((c) => c.name === 'sandbox')!;
+      assert.deepEqual(door.args.slice(1), [
+        'door',
+        '--kubeconfig',
+        kubeconfig,
+        '--listen',
+        '127.0.0.1:7070',
+        '--pod',
+        'paddock-sample/sample-agent-0',
       ]);
       const named = await components('/etc/kubeconfig');
       assert.equal(
@@ -68,10 +83,10 @@ describe('the local platform’s components', () => {
     }
   });
 
-  it('runs the sandbox’s human API in dev mode on loopback only', async () => {
+  it('opens the sample agent’s door without a token on loopback only', async () => {
     const dir = await tempDir();
     try {
-      const args = async (host: string) => {
+      const door = async (host: string) => {
         const components = await localComponents({
           dataDir: dir.path,
           host,
@@ -79,15 +94,16 @@ describe('the local platform’s components', () => {
           dashboardPort: 3000,
           clusterPort: 6443,
         });
-        return components.find((c) => c.name === 'sandbox')!.args;
+        return components.find((c) => c.name === 'sandbox')!;
       };
-      assert.ok((await args('127.0.0.1')).includes('-dev-mode'));
-      const exposed = await args('0.0.0.0');
-      assert.ok(!exposed.includes('-dev-mode'), 'off loopback identity headers are required');
-      assert.deepEqual(exposed.slice(exposed.indexOf('-addr'), exposed.indexOf('-addr') + 2), [
-        '-addr',
-        '0.0.0.0:7070',
-      ]);
+      const local = await door('127.0.0.1');
+      assert.equal(local.env?.['PADDOCK_DOOR_TOKEN'], undefined);
+      assert.ok(local.banner?.some((line) => line.includes('human API (as dev)')));
+      const exposed = await door('0.0.0.0');
+      const token = exposed.env?.['PADDOCK_DOOR_TOKEN'];
+      assert.ok(token !== undefined && token.length >= 40, 'off loopback the door wants a token');
+      assert.ok(!exposed.args.join(' ').includes(token), 'kept off the command line');
+      assert.ok(exposed.banner?.some((line) => line.includes(`Bearer ${token}`)));
     } finally {
       await dir.remove();
     }

@@ -11,7 +11,7 @@ export { start, type Started } from './processes.js';
 export { freePort } from './ports.js';
 export { tempDir } from './temp.js';
 export { makeRenameTree, startRenameLoop, type RenameLoop } from './rename-loop.js';
-export { eventually, isAlive, assertDies } from './waiting.js';
+export { eventually, eventuallyOk, isAlive, assertDies } from './waiting.js';
 export { startPostgres, type StartedPostgres } from './postgres.js';
 export { startSmtp, type RunningSmtp, type ReceivedMail } from './smtp.js';
 export {

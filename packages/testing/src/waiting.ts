@@ -19,6 +19,34 @@ export async function eventually<T>(
 }
 
 /**
+ * Like `eventually`, for checks that read a system still settling: a check that throws counts as
+ * not yet, and the last error is named if time runs out.
+ */
+export async function eventuallyOk<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+  pollMs = 100,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) {
+      assert.fail(
+        `timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`,
+      );
+    }
+    await delay(pollMs);
+  }
+}
+
+/**
  * Alive and not a zombie. Zombies count as dead: orphans stay zombies on machines whose init does
  * not reap them, though they run no more.
  */

@@ -50,20 +50,7 @@ export interface LeanPod extends KubeObject, ObservedPod {
   };
 }
 
-interface RawPod {
-  status?: {
-    phase?: string;
-    containerStatuses?: {
-      name: string;
-      ready?: boolean;
-      restartCount?: number;
-      state?: {
-        waiting?: { reason?: string; message?: string };
-        terminated?: { reason?: string; exitCode?: number; message?: string };
-      };
-    }[];
-  };
-}
+type RawPod = Pick<ObservedPod, 'status'>;
 
 export function leanPod(object: KubeObject): LeanPod {
   const { name = '', namespace, resourceVersion, labels } = object.metadata ?? {};
