@@ -80,7 +80,6 @@ try {
     const operator = start(process.execPath, [operatorBin, '--kubeconfig', kubeconfig], {
       env: {
         ...process.env,
-        SVC_LOG_LEVEL: 'warn',
         SVC_OPERATOR_LISTEN_ADDR: `127.0.0.1:${metricsPort}`,
         SVC_OPERATOR_WORKERS: '8',
       },
@@ -227,6 +226,11 @@ try {
       ];
       printTable(`Agents: ${AGENTS} AgentRuntimes in ${WORKSPACES} Workspaces (8 workers)`, rows);
     } finally {
+      if (process.env.BENCH_LOGS !== undefined) {
+        const { writeFileSync } = await import('node:fs');
+        writeFileSync(join(process.env.BENCH_LOGS, 'operator.log'), operator.output());
+        writeFileSync(join(process.env.BENCH_LOGS, 'node.log'), node.output());
+      }
       await node.stop();
       await operator.stop();
     }

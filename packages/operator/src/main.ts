@@ -138,9 +138,12 @@ export async function main(argv: readonly string[], environment: NodeJS.ProcessE
           logger.error({ err }, 'controllers failed to start');
           void shutdown.run('controllers failed to start', { failed: true });
         }),
+      // A leader that lost its lease (renewal failed past the deadline, under load, say) stops
+      // and exits 1, to be restarted where it runs as a candidate again: the controllers' caches
+      // and queues are made once per process, and events missed meanwhile would be lost.
       onLostLeadership: () => {
-        logger.warn('lost leadership: controllers stopped');
-        void stopControllers();
+        logger.warn('lost leadership: stopping, to start again as a candidate');
+        void shutdown.run('lost leadership', { failed: true });
       },
     });
     // The controllers stop before the lease is released, so two leaders never overlap.

@@ -10,7 +10,7 @@ import {
   type Workspace,
   installCrds,
 } from '@paddock/kube';
-import { eventually, freePort, start } from '@paddock/testing';
+import { eventually, eventuallyOk, freePort, start } from '@paddock/testing';
 
 const root = join(import.meta.dirname, '..', '..');
 const OPERATOR_BIN = join(root, 'operator', 'bin', 'paddock-operator.js');
@@ -82,6 +82,40 @@ describe('paddock-operator as a command', () => {
         .resource<KubeObject & { spec?: { holderIdentity?: string } }>(CORE_KINDS.lease)
         .get('paddock-operator', 'paddock-system');
       assert.ok(!lease.spec?.holderIdentity, 'the lease is released for a standby');
+    } finally {
+      await operator.stop();
+    }
+  });
+  it('exits 1 when another replica takes its lease, to start again as a candidate', async () => {
+    const operator = start(process.execPath, [OPERATOR_BIN, '--kubeconfig', kubeconfig], {
+      env: { ...process.env, SVC_OPERATOR_LISTEN_ADDR: '127.0.0.1:0', SVC_LOG_FORMAT: 'json' },
+    });
+    try {
+      await operator.waitForOutput(/leading: controllers started/, 30_000);
+      const leases = kube.resource<
+        KubeObject & { spec?: { holderIdentity?: string; renewTime?: string } }
+      >(CORE_KINDS.lease);
+      // Another replica holds the lease now, as after this one failed to renew it in time.
+      await eventuallyOk(
+        'the lease taken over',
+        async () => {
+          const lease = await leases.get('paddock-operator', 'paddock-system');
+          await leases.replace({
+            ...lease,
+            spec: {
+              ...lease.spec,
+              holderIdentity: 'other-replica',
+              renewTime: new Date().toISOString(),
+            },
+          });
+          return true;
+        },
+        10_000,
+        50,
+      );
+      const { code } = await operator.exited;
+      assert.equal(code, 1, operator.output());
+      assert.match(operator.output(), /lost leadership: stopping/);
     } finally {
       await operator.stop();
     }
