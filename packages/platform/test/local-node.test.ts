@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getPriority } from 'node:os';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ import {
   tempDir,
   type EmbeddedCluster,
 } from '@paddock/testing';
+import { POD_NICENESS } from '../src/local-node/sandbox-process.js';
 import { LocalNode } from '../src/local-node.js';
 import {
   PERSISTENT_VOLUME_CLAIMS,
@@ -259,6 +261,7 @@ describe('the embedded cluster’s local node', () => {
     // The process has the container's env, expanded, with /tmp as its TMPDIR.
     const running = processOf('web-0')!;
     assert.equal(running.address, pod.status?.podIP);
+    assert.equal(getPriority(running.pid), POD_NICENESS, 'pods yield the CPU to the platform');
     const environ = (await readFile(`/proc/${running.pid}/environ`, 'utf8')).split('\0');
     assert.ok(
       environ.includes('GREETING=hello from $(PADDOCK_POD_NAME)'),

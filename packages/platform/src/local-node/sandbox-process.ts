@@ -1,8 +1,12 @@
+import { setPriority } from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+
+/** The niceness of pod processes: below the platform's own, which stays at 0. */
+export const POD_NICENESS = 10;
 
 export interface Exit {
   code: number | null;
@@ -42,6 +46,16 @@ export class SandboxProcess {
       cwd: options.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // Pods yield the CPU to the platform (cluster, operator, node), as a kubelet's reserved
+    // resources keep a node's own daemons responsive: a hundred sandboxes starting at once must
+    // not starve the API server into missed lease renewals.
+    if (this.child.pid !== undefined) {
+      try {
+        setPriority(this.child.pid, POD_NICENESS);
+      } catch {
+        // Not permitted here: the pod runs at the node's own priority.
+      }
+    }
     for (const stream of [this.child.stdout, this.child.stderr]) {
       if (stream)
         createInterface({ input: stream, crlfDelay: Infinity }).on('line', options.onLine);
