@@ -176,7 +176,10 @@ describe('the desired StatefulSet', () => {
       fsGroup: 10001,
       seccompProfile: { type: 'RuntimeDefault' },
     });
-    assert.deepEqual(pod.volumes, [{ name: 'tmp', emptyDir: { sizeLimit: '1Gi' } }]);
+    assert.deepEqual(pod.volumes, [
+      { name: 'tmp', emptyDir: { sizeLimit: '1Gi' } },
+      { name: 'home', emptyDir: { sizeLimit: '2Gi' } },
+    ]);
     assert.equal(pod.containers.length, 1);
     assert.equal(container.name, 'sandbox');
     assert.equal(container.image, DEFAULT_AGENT_IMAGE);
@@ -209,6 +212,7 @@ describe('the desired StatefulSet', () => {
     assert.deepEqual(container.volumeMounts, [
       { name: 'workspace', mountPath: '/workspace' },
       { name: 'tmp', mountPath: '/tmp' },
+      { name: 'home', mountPath: '/home/sandbox' },
     ]);
     assert.deepEqual(container.resources, {
       requests: { cpu: '250m', memory: '256Mi' },
@@ -222,6 +226,7 @@ describe('the desired StatefulSet', () => {
         valueFrom: { secretKeyRef: { name: 'paddock-sandbox-proof', key: 'public-key' } },
       },
       { name: 'SVC_LOG_FORMAT', value: 'json' },
+      { name: 'HOME', value: '/home/sandbox' },
     ]);
     assert.deepEqual(spec.volumeClaimTemplates, [
       {
@@ -405,6 +410,7 @@ describe('the desired StatefulSet', () => {
         'SVC_API_PROOF_AUDIENCE=$(PADDOCK_POD_NAME).coder.team-a.svc',
         'SVC_API_PROOF_PUBLIC_KEY=(from)',
         'SVC_LOG_FORMAT=json',
+        'HOME=/home/sandbox',
         'PADDOCK_MODEL=claude-sonnet-4',
       ],
     );

@@ -28,6 +28,13 @@ export const WORKSPACE_MOUNT_PATH = '/workspace';
 export const TMP_VOLUME = 'tmp';
 export const TMP_MOUNT_PATH = '/tmp';
 export const TMP_SIZE_LIMIT = '1Gi';
+/**
+ * The sandbox user's home (the image's HOME) is an emptyDir of its own, so that the programs an
+ * agent runs (git, npm, pip) can write their configuration and caches under a read-only root.
+ */
+export const HOME_VOLUME = 'home';
+export const HOME_MOUNT_PATH = '/home/sandbox';
+export const HOME_SIZE_LIMIT = '2Gi';
 /** The sandbox image's own user and group (deploy/images/sandbox). */
 export const SANDBOX_UID = 10001;
 /** Above the sandbox's one shutdown grace budget (SVC_SHUTDOWN_GRACE_MS, 10 s). */
@@ -128,6 +135,8 @@ function sandboxEnv(agent: AgentRuntime, namespace: string): EnvVar[] {
       valueFrom: { secretKeyRef: { name: PROOF_SECRET_NAME, key: PROOF_SECRET_KEY } },
     },
     { name: 'SVC_LOG_FORMAT', value: 'json' },
+    // The image's HOME, said again so that a node that rewrites mount paths moves it with the mount.
+    { name: 'HOME', value: HOME_MOUNT_PATH },
     ...(agent.spec.model === undefined ? [] : [{ name: ENV_MODEL, value: agent.spec.model }]),
   ];
   const taken = new Set(own.map((e) => e.name));
@@ -220,6 +229,7 @@ export function desiredStatefulSet(inputs: AgentWorkloadInputs): StatefulSetObje
     volumeMounts: [
       { name: WORKSPACE_VOLUME, mountPath: WORKSPACE_MOUNT_PATH },
       { name: TMP_VOLUME, mountPath: TMP_MOUNT_PATH },
+      { name: HOME_VOLUME, mountPath: HOME_MOUNT_PATH },
     ],
   };
   return {
@@ -253,7 +263,10 @@ export function desiredStatefulSet(inputs: AgentWorkloadInputs): StatefulSetObje
             seccompProfile: { type: 'RuntimeDefault' },
           },
           containers: [container],
-          volumes: [{ name: TMP_VOLUME, emptyDir: { sizeLimit: TMP_SIZE_LIMIT } }],
+          volumes: [
+            { name: TMP_VOLUME, emptyDir: { sizeLimit: TMP_SIZE_LIMIT } },
+            { name: HOME_VOLUME, emptyDir: { sizeLimit: HOME_SIZE_LIMIT } },
+          ],
         },
       },
       volumeClaimTemplates: [
