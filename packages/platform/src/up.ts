@@ -6,6 +6,7 @@ import {
   DEFAULT_SANDBOX_PORT,
   localComponents,
 } from './components.js';
+import { lockDataDir } from './data-lock.js';
 import { Supervisor, type ComponentSpec } from './supervisor.js';
 
 export interface UpOptions {
@@ -29,6 +30,25 @@ export async function up(options: UpOptions): Promise<number> {
   const out = options.out ?? process.stdout;
   const dataDir = resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true });
+  const lock = await lockDataDir(dataDir);
+  if ('heldBy' in lock) {
+    out.write(
+      `paddock | another paddock up (pid ${lock.heldBy}) uses ${dataDir}: stop it first, or give --data another folder\n`,
+    );
+    return 1;
+  }
+  try {
+    return await run(options, out, dataDir);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function run(
+  options: UpOptions,
+  out: NodeJS.WritableStream,
+  dataDir: string,
+): Promise<number> {
   const specs =
     options.components ??
     (await localComponents({

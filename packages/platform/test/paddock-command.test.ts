@@ -189,11 +189,18 @@ describe('the paddock command', () => {
       } finally {
         await browser.close();
       }
+      // A second platform on the same folder would run a second node over the same pods.
+      const second = start(process.execPath, [bin, 'up', '--data', data], {
+        env: { ...process.env, KUBECONFIG: '' },
+      });
+      assert.equal((await second.exited).code, 1, second.output());
+      assert.match(second.output(), /another paddock up \(pid \d+\) uses .+: stop it first/);
       run.child.kill('SIGINT');
       const { code } = await run.exited;
       assert.equal(code, 0, run.output());
       assert.match(run.output(), /stopping: received SIGINT/);
       assert.match(run.output(), /paddock +\| stopped/);
+      assert.ok(!existsSync(join(data, 'paddock.pid')), 'the data folder is free again');
       await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`), 'the sandbox stopped too');
       await assert.rejects(
         fetch(`http://${podIP}:7070/healthz`),
