@@ -190,6 +190,10 @@ spec:
     assert.deepEqual(await names('services'), ['helper']);
     assert.deepEqual(await names('persistentvolumeclaims'), ['workspace-helper-0']);
     assert.equal(await jsonpath('pvc/workspace-helper-0', '{.status.phase}'), 'Bound');
+    assert.match(
+      await kubectl('get', 'pvc', '-n', NAMESPACE),
+      /STATUS\s+VOLUME\s+CAPACITY\s+ACCESS MODES[^\n]*\nworkspace-helper-0\s+Bound\s+10Gi\s+RWO\s/,
+    );
     assert.equal(await jsonpath('sts/helper', '{.status.readyReplicas}'), '1');
     assert.equal(await jsonpath('svc/helper', '{.spec.clusterIP}'), 'None');
     const table = await kubectl('get', 'ar', '-n', NAMESPACE);

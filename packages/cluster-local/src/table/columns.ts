@@ -44,6 +44,17 @@ export const CREATED_AT_COLUMN = column(
 const count = (value: unknown) =>
   Array.isArray(value) ? value.length : isRecord(value) ? Object.keys(value).length : 0;
 
+/** Access modes as kubectl abbreviates them (RWO, ROX, RWX, RWOP), comma-separated. */
+function accessModes(modes: unknown): string {
+  const short: Record<string, string> = {
+    ReadWriteOnce: 'RWO',
+    ReadOnlyMany: 'ROX',
+    ReadWriteMany: 'RWX',
+    ReadWriteOncePod: 'RWOP',
+  };
+  return Array.isArray(modes) ? modes.map((m) => short[String(m)] ?? String(m)).join(',') : '';
+}
+
 function podStatus(pod: KubeObject): string {
   if (valueAt(pod, 'metadata.deletionTimestamp') !== undefined) return 'Terminating';
   const reason = valueAt(pod, 'status.reason');
@@ -103,6 +114,9 @@ const text = (path: string) => (o: KubeObject) => {
   const value = valueAt(o, path);
   return value === undefined || value === '' ? '<none>' : value;
 };
+
+/** A field's text, empty when unset, where kube-apiserver prints nothing rather than <none>. */
+const plain = (path: string) => (o: KubeObject) => textOf(valueAt(o, path) ?? '');
 
 /** The columns `kubectl get` shows for the built-in kinds, after Name and before Age. */
 export const BUILTIN_COLUMNS: Record<string, PrinterColumn[]> = {
@@ -197,6 +211,22 @@ export const BUILTIN_COLUMNS: Record<string, PrinterColumn[]> = {
     AGE_COLUMN,
     column('Containers', (o) => templateContainers(o, 'name'), { priority: 1 }),
     column('Images', (o) => templateContainers(o, 'image'), { priority: 1 }),
+  ],
+  persistentvolumeclaims: [
+    column('Status', (o) =>
+      valueAt(o, 'metadata.deletionTimestamp') !== undefined
+        ? 'Terminating'
+        : textOf(valueAt(o, 'status.phase') ?? 'Pending'),
+    ),
+    column('Volume', plain('spec.volumeName')),
+    column('Capacity', plain('status.capacity.storage')),
+    column('Access Modes', (o) => accessModes(valueAt(o, 'status.accessModes'))),
+    column('StorageClass', plain('spec.storageClassName')),
+    column('VolumeAttributesClass', (o) =>
+      textOf(valueAt(o, 'spec.volumeAttributesClassName') ?? '<unset>'),
+    ),
+    AGE_COLUMN,
+    column('VolumeMode', plain('spec.volumeMode'), { priority: 1 }),
   ],
   limitranges: [CREATED_AT_COLUMN],
 };
