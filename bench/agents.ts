@@ -15,7 +15,7 @@ import {
 } from '@paddock/kube';
 import { freePort, start, tempDir } from '@paddock/testing';
 import { startBenchCluster } from './lib/cluster.js';
-import { ControllerMetrics, memoryMiB } from './lib/operator-metrics.js';
+import { ControllerMetrics, memoryMiB, noOpWrites } from './lib/operator-metrics.js';
 import { printTable, type Row } from './lib/table.js';
 
 const WORKSPACES = 10;
@@ -92,7 +92,6 @@ try {
     try {
       await operator.waitForOutput(/leading: controllers started/, 60_000);
       const metrics = new ControllerMetrics(metricsPort, 'agentruntime');
-      const reconciles = () => metrics.reconciles();
       const resourceVersion = async () =>
         Number((await workspaces.list({ limit: 1 })).metadata.resourceVersion);
 
@@ -146,35 +145,26 @@ try {
       }
       const agentsRunningMs = performance.now() - started;
 
-      const settle = () => metrics.settle(POLL_MS);
-      await settle();
       // The idle rate (Lease renewals, probes that changed nothing) is measured first and taken off.
-      const idleStart = performance.now();
-      const idleRv = await resourceVersion();
-      await sleep(10_000);
-      const idleWrites = (await resourceVersion()) - idleRv;
-      const idlePerMs = idleWrites / (performance.now() - idleStart);
-
-      const touchStart = performance.now();
-      const rv0 = await resourceVersion();
-      const rec0 = await reconciles();
-      for (let w = 0; w < WORKSPACES; w++) {
-        await Promise.all(
-          Array.from({ length: PER_WORKSPACE }, (_, a) =>
-            agents.patch(
-              `agent-${w * PER_WORKSPACE + a}`,
-              { metadata: { annotations: { [TOUCH_ANNOTATION]: '1' } } },
-              { namespace: namespaceOf(w) },
-            ),
-          ),
-        );
-      }
-      await settle();
-      const rv1 = await resourceVersion();
-      const rec1 = await reconciles();
-      const background = Math.round(idlePerMs * (performance.now() - touchStart));
-      const writes = rv1 - rv0 - AGENTS - background;
-      const reconciled = rec1 - rec0;
+      const noOp = await noOpWrites(
+        metrics,
+        resourceVersion,
+        async () => {
+          for (let w = 0; w < WORKSPACES; w++) {
+            await Promise.all(
+              Array.from({ length: PER_WORKSPACE }, (_, a) =>
+                agents.patch(
+                  `agent-${w * PER_WORKSPACE + a}`,
+                  { metadata: { annotations: { [TOUCH_ANNOTATION]: '1' } } },
+                  { namespace: namespaceOf(w) },
+                ),
+              ),
+            );
+          }
+          return AGENTS;
+        },
+        { pollMs: POLL_MS, idleMs: 10_000 },
+      );
 
       const sandboxes = childrenOf(node.child.pid!).map(memoryMiB);
       const sandboxTotal = sandboxes.reduce((sum, m) => sum + m.rss, 0);
@@ -195,13 +185,13 @@ try {
         },
         {
           what: 'writes per agent reconcile, nothing changed',
-          figure: (Math.max(writes, 0) / Math.max(reconciled, 1)).toFixed(3),
-          detail: `${reconciled} reconciles; ${rv1 - rv0} writes − ${AGENTS} touches − ${background} background`,
+          figure: (Math.max(noOp.writes, 0) / Math.max(noOp.reconciled, 1)).toFixed(3),
+          detail: `${noOp.reconciled} reconciles; ${noOp.counted} writes − ${noOp.touches} touches − ${noOp.background} background`,
         },
         {
           what: 'background writes with everything idle',
-          figure: `${(idlePerMs * 1000 * 60).toFixed(1)} /min`,
-          detail: `${idleWrites} over ${seconds(10_000)}`,
+          figure: `${((noOp.idleWrites / noOp.idleMs) * 60_000).toFixed(1)} /min`,
+          detail: `${noOp.idleWrites} over ${seconds(noOp.idleMs)}`,
         },
         {
           what: 'operator RSS',

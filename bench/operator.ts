@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { KINDS, type Workspace } from '@paddock/kube';
 import { freePort, start, tempDir } from '@paddock/testing';
 import { startBenchCluster } from './lib/cluster.js';
-import { ControllerMetrics, memoryMiB } from './lib/operator-metrics.js';
+import { ControllerMetrics, memoryMiB, noOpWrites } from './lib/operator-metrics.js';
 import { printTable, type Row } from './lib/table.js';
 
 const FIRST = 1_000;
@@ -65,7 +65,6 @@ try {
       const pid = operator.child.pid!;
 
       const metrics = new ControllerMetrics(metricsPort, 'workspace');
-      const reconciles = () => metrics.reconciles();
       const resourceVersion = async () =>
         Number((await workspaces.list({ limit: 1 })).metadata.resourceVersion);
       const readyCount = async () =>
@@ -100,35 +99,28 @@ try {
       // Steady state. The controller has no periodic resync, so a resync is forced: each Workspace
       // gets an annotation (no spec change, no new generation), which its watch delivers and queues.
       // The Lease renewals go on meanwhile; they are measured over an idle window first and taken off.
-      await settle();
-      const idleStart = performance.now();
-      const idleRv = await resourceVersion();
-      await sleep(10_000);
-      const idleWrites = (await resourceVersion()) - idleRv;
-      const idlePerMs = idleWrites / (performance.now() - idleStart);
-
-      const touchStart = performance.now();
-      const rv0 = await resourceVersion();
-      const rec0 = await reconciles();
-      await pool(0, FIRST, (i) =>
-        workspaces.patch(`bench-${i}`, { metadata: { annotations: { [TOUCH_ANNOTATION]: '1' } } }),
+      const noOp = await noOpWrites(
+        metrics,
+        resourceVersion,
+        async () => {
+          await pool(0, FIRST, (i) =>
+            workspaces.patch(`bench-${i}`, {
+              metadata: { annotations: { [TOUCH_ANNOTATION]: '1' } },
+            }),
+          );
+          return FIRST;
+        },
+        { pollMs: POLL_MS, idleMs: 10_000 },
       );
-      await settle();
-      const rv1 = await resourceVersion();
-      const rec1 = await reconciles();
-      const touchMs = performance.now() - touchStart;
-      const background = Math.round(idlePerMs * touchMs);
-      const writes = rv1 - rv0 - FIRST - background;
-      const reconciled = rec1 - rec0;
       rows.push({
         what: 'writes per reconcile, nothing changed',
-        figure: (writes / Math.max(reconciled, 1)).toFixed(3),
-        detail: `${reconciled} reconciles; ${rv1 - rv0} writes − ${FIRST} touches − ${background} Lease renewals`,
+        figure: (noOp.writes / Math.max(noOp.reconciled, 1)).toFixed(3),
+        detail: `${noOp.reconciled} reconciles; ${noOp.counted} writes − ${noOp.touches} touches − ${noOp.background} Lease renewals`,
       });
       rows.push({
         what: 'baseline: cluster writes with the operator idle',
-        figure: `${(idlePerMs * 1000 * 60).toFixed(1)} /min`,
-        detail: `${idleWrites} over ${seconds(10_000)}`,
+        figure: `${((noOp.idleWrites / noOp.idleMs) * 60_000).toFixed(1)} /min`,
+        detail: `${noOp.idleWrites} over ${seconds(noOp.idleMs)}`,
       });
       const atFirst = memoryMiB(pid);
       rows.push({

@@ -47,3 +47,55 @@ export class ControllerMetrics {
     }
   }
 }
+
+/** What a forced pass over unchanged objects writes, with the idle writes taken off. */
+export interface NoOpWrites {
+  /** Writes of the passes themselves (goal: 0). */
+  writes: number;
+  reconciled: number;
+  /** Every write counted during the passes, touches and background included. */
+  counted: number;
+  touches: number;
+  background: number;
+  /** Writes over the idle window before (Lease renewals and the like), and its length. */
+  idleWrites: number;
+  idleMs: number;
+}
+
+/**
+ * Measures the writes a controller makes when nothing changed. The idle rate of writes (Lease
+ * renewals, say) is measured first over `idleMs`; then `touch` gives each object a change its
+ * controller must look at but need not act on (an annotation), returning how many it touched; the
+ * cluster's resourceVersion counts the writes until the controller settles.
+ */
+export async function noOpWrites(
+  metrics: ControllerMetrics,
+  resourceVersion: () => Promise<number>,
+  touch: () => Promise<number>,
+  options: { pollMs: number; idleMs: number },
+): Promise<NoOpWrites> {
+  await metrics.settle(options.pollMs);
+  const idleStart = performance.now();
+  const idleRv = await resourceVersion();
+  await sleep(options.idleMs);
+  const idleWrites = (await resourceVersion()) - idleRv;
+  const idlePerMs = idleWrites / (performance.now() - idleStart);
+
+  const touchStart = performance.now();
+  const rv0 = await resourceVersion();
+  const rec0 = await metrics.reconciles();
+  const touches = await touch();
+  await metrics.settle(options.pollMs);
+  const counted = (await resourceVersion()) - rv0;
+  const reconciled = (await metrics.reconciles()) - rec0;
+  const background = Math.round(idlePerMs * (performance.now() - touchStart));
+  return {
+    writes: counted - touches - background,
+    reconciled,
+    counted,
+    touches,
+    background,
+    idleWrites,
+    idleMs: options.idleMs,
+  };
+}

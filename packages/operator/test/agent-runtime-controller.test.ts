@@ -21,6 +21,7 @@ import {
   startEmbeddedCluster,
   type EmbeddedCluster,
 } from '@paddock/testing';
+import { countingWrites } from './support/counted-writes.js';
 import { AgentRuntimeController } from '../src/controllers/agent-runtime-controller.js';
 import { STATEFULSET_KIND } from '../src/controllers/agent-runtime/clients.js';
 import { OPERATOR_CLUSTER_ROLE, OPERATOR_NAME } from '../src/operator-rbac.js';
@@ -231,12 +232,7 @@ before(async () => {
   } as KubeObject);
   const { token } = await kube.requestToken(PLATFORM, OPERATOR_NAME);
   // Its client counts its writes.
-  const counted = kube.as(token);
-  const request = counted.rest.request.bind(counted.rest);
-  counted.rest.request = ((method: string, path: string, ...rest: unknown[]) => {
-    if (method !== 'GET') writes.push(`${method} ${path}`);
-    return (request as (...args: unknown[]) => unknown)(method, path, ...rest);
-  }) as typeof counted.rest.request;
+  const counted = countingWrites(kube.as(token), writes);
   controller = new AgentRuntimeController({
     kube: counted,
     recorder: operatorEventRecorder(counted),

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   DEFAULT_AGENT_IMAGE,
+  podDnsName,
   type AgentRuntime,
   type AgentRuntimeSpec,
   type Workspace,
@@ -17,7 +18,6 @@ import {
   desiredService,
   desiredStatefulSet,
   effectiveReplicas,
-  replicaHostname,
   type AgentWorkspace,
   type ObservedPod,
   type ObservedStatefulSet,
@@ -457,7 +457,7 @@ describe('the desired StatefulSet', () => {
 
 describe('the desired headless Service', () => {
   it('has the agent’s name, no cluster IP, the mcp and api ports and the extra ones', () => {
-    const { service, container } = workloads({
+    const { statefulSet, service, container } = workloads({
       ports: [
         { name: 'web', containerPort: 3000 },
         { name: 'dns', containerPort: 5353, protocol: 'UDP' },
@@ -480,7 +480,14 @@ describe('the desired headless Service', () => {
       { name: 'web', containerPort: 3000, protocol: 'TCP' },
       { name: 'dns', containerPort: 5353, protocol: 'UDP' },
     ]);
-    assert.equal(replicaHostname('coder', 'team-a', 0), 'coder-0.coder.team-a.svc');
+    // Replica 0's stable name, as its pod has it under this Service, is its proof audience.
+    const replica = {
+      metadata: { name: 'coder-0', namespace: 'team-a' },
+      spec: { hostname: 'coder-0', subdomain: statefulSet.spec.serviceName },
+    };
+    assert.equal(podDnsName(replica), 'coder-0.coder.team-a.svc');
+    const audience = container.env.find((e) => e.name === 'SVC_API_PROOF_AUDIENCE')?.value;
+    assert.equal(audience?.replace('$(PADDOCK_POD_NAME)', 'coder-0'), podDnsName(replica));
   });
 });
 

@@ -14,6 +14,7 @@ import {
   type WorkspaceSpec,
   installCrds,
 } from '@paddock/kube';
+import { countingWrites } from './support/counted-writes.js';
 import { WorkspaceController } from '../src/controllers/workspace-controller.js';
 import { operatorEventRecorder } from '../src/runtime/events.js';
 import { OperatorMetrics } from '../src/runtime/metrics.js';
@@ -84,12 +85,7 @@ before(async () => {
   kube = cluster.kube;
   await installCrds(kube);
   // The controller's own client, counting its writes: idempotence is measured on it.
-  const counted = new Kube(kube.config);
-  const request = counted.rest.request.bind(counted.rest);
-  counted.rest.request = ((method: string, path: string, ...rest: unknown[]) => {
-    if (method !== 'GET') writes.push(`${method} ${path}`);
-    return (request as (...args: unknown[]) => unknown)(method, path, ...rest);
-  }) as typeof counted.rest.request;
+  const counted = countingWrites(new Kube(kube.config), writes);
   controller = new WorkspaceController({
     kube: counted,
     recorder: operatorEventRecorder(kube),

@@ -1,18 +1,10 @@
 import { createLogger, loggingFromEnv, parseAddress, Shutdown, UsageError } from '@paddock/common';
 import { Kube } from '@paddock/kube';
-import {
-  DEFAULT_PLATFORM_NAMESPACE,
-  PROOF_SECRET_NAME,
-  PROOF_SIGNING_KEY,
-} from '@paddock/operator';
+import { DEFAULT_PLATFORM_NAMESPACE, PROOF_SECRET_NAME } from '@paddock/operator';
 import { LocalDoor } from './local-door.js';
 
 /** Where the operator keeps the key that signs identity proofs for the sandboxes' human API. */
-const SIGNING_KEY = {
-  namespace: DEFAULT_PLATFORM_NAMESPACE,
-  name: PROOF_SECRET_NAME,
-  key: PROOF_SIGNING_KEY,
-} as const;
+const SIGNING_SECRET = { namespace: DEFAULT_PLATFORM_NAMESPACE, name: PROOF_SECRET_NAME } as const;
 
 /** The variable holding the door's bearer token, kept off the command line (ps shows that). */
 export const DOOR_TOKEN_ENV = 'PADDOCK_DOOR_TOKEN';
@@ -42,7 +34,7 @@ export async function runLocalDoor(
     namespace,
     pod,
     listen,
-    signingKey: SIGNING_KEY,
+    signingSecret: SIGNING_SECRET,
     token: environment[DOOR_TOKEN_ENV] || undefined,
     logger,
   });

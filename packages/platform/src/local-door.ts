@@ -1,8 +1,22 @@
 import { createHash, createPrivateKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Duplex } from 'node:stream';
-import { formatAddress, silentLogger, type Address, type Logger } from '@paddock/common';
+import {
+  formatAddress,
+  HttpError,
+  httpErrors,
+  silentLogger,
+  toEnvelope,
+  type Address,
+  type Logger,
+} from '@paddock/common';
 import {
   CORE_KINDS,
   Informer,
@@ -14,6 +28,7 @@ import {
   type KubeObject,
   type NamedPod,
 } from '@paddock/kube';
+import { proofKeysOf } from '@paddock/operator';
 import { signIdentityProof } from '@paddock/sandbox';
 import { ProxyServer } from 'http-proxy-3';
 
@@ -39,8 +54,8 @@ export interface LocalDoorOptions {
   pod: string;
   /** The MCP door; the human API's is the next port. */
   listen: Address;
-  /** Where the signing key lives: a Secret's name, namespace and key holding a PKCS#8 PEM. */
-  signingKey: { namespace: string; name: string; key: string };
+  /** The Secret holding the operator's proof key pair (PROOF_SECRET_NAME in its namespace). */
+  signingSecret: { namespace: string; name: string };
   /** Required as `Authorization: Bearer <token>` on both doors when set (off loopback). */
   token?: string | undefined;
   logger?: Logger;
@@ -52,11 +67,12 @@ interface Door {
   signs: boolean;
 }
 
-/** JSON error answer in the platform's envelope. */
-function refuse(res: ServerResponse, status: number, code: string, message: string): void {
+/** An error answer in the platform's one envelope; a stream already begun is cut instead. */
+function refuse(res: ServerResponse, err: unknown): void {
   if (res.headersSent) return void res.destroy();
+  const { status, body } = toEnvelope(err);
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ error: { code, message } }));
+  res.end(JSON.stringify(body));
 }
 
 type DoorPod = EndpointPod & NamedPod & KubeObject;
@@ -91,7 +107,10 @@ export class LocalDoor {
     this.proxy.on('error', (err, _req, res) => {
       this.logger.debug({ err }, 'the pod did not answer');
       if (res !== undefined && 'writeHead' in res) {
-        refuse(res, 502, 'bad_gateway', `pod ${options.pod} did not answer: ${err.message}`);
+        refuse(
+          res,
+          new HttpError(502, 'bad_gateway', `pod ${options.pod} did not answer: ${err.message}`),
+        );
       } else {
         res?.destroy();
       }
@@ -135,38 +154,29 @@ export class LocalDoor {
     return timingSafeEqual(digest(given), this.tokenDigest);
   }
 
-  /** Where the door leads now, with the headers to add, or why it cannot. */
-  private async route(
-    door: Door,
-    req: IncomingMessage,
-  ): Promise<{ target: string } | { status: number; code: string; message: string }> {
-    if (!this.authorized(req)) {
-      return { status: 401, code: 'unauthorized', message: 'send Authorization: Bearer <token>' };
-    }
+  /** Where the door leads now, the pod's headers set; throws why it cannot. */
+  private async route(door: Door, req: IncomingMessage): Promise<string> {
+    if (!this.authorized(req)) throw httpErrors.unauthorized('send Authorization: Bearer <token>');
     const pod = this.pods.get(this.options.pod, this.options.namespace);
     const endpoint = pod === undefined ? undefined : podEndpoint(pod, door.port);
     if (pod === undefined || endpoint === undefined) {
-      return {
-        status: 503,
-        code: 'unavailable',
-        message: `pod ${this.options.namespace}/${this.options.pod} is not running yet`,
-      };
+      throw httpErrors.unavailable(
+        `pod ${this.options.namespace}/${this.options.pod} is not running yet`,
+      );
     }
     // The door's token is for the door: the pod sees only what it would see from a proxy.
     delete req.headers.authorization;
     delete req.headers[PROOF_HEADER];
     if (door.signs) req.headers[PROOF_HEADER] = await this.proofFor(pod);
-    return { target: `http://${endpoint.host}:${endpoint.port}` };
+    return `http://${endpoint.host}:${endpoint.port}`;
   }
 
   private async web(door: Door, req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
-      const route = await this.route(door, req);
-      if ('status' in route) return refuse(res, route.status, route.code, route.message);
-      this.proxy.web(req, res, { target: route.target });
+      this.proxy.web(req, res, { target: await this.route(door, req) });
     } catch (err) {
-      this.logger.warn({ err }, 'could not open the door');
-      refuse(res, 503, 'unavailable', err instanceof Error ? err.message : String(err));
+      if (!(err instanceof HttpError)) this.logger.warn({ err }, 'could not open the door');
+      refuse(res, err instanceof HttpError ? err : httpErrors.unavailable(String(err)));
     }
   }
 
@@ -177,15 +187,11 @@ export class LocalDoor {
     head: Buffer,
   ): Promise<void> {
     try {
-      const route = await this.route(door, req);
-      if ('status' in route) {
-        socket.end(`HTTP/1.1 ${route.status} ${route.code}\r\nconnection: close\r\n\r\n`);
-        return;
-      }
-      this.proxy.ws(req, socket, head, { target: route.target });
+      this.proxy.ws(req, socket, head, { target: await this.route(door, req) });
     } catch (err) {
-      this.logger.warn({ err }, 'could not open the door');
-      socket.destroy();
+      const status = err instanceof HttpError ? err.status : 503;
+      if (!(err instanceof HttpError)) this.logger.warn({ err }, 'could not open the door');
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nconnection: close\r\n\r\n`);
     }
   }
 
@@ -212,7 +218,7 @@ export class LocalDoor {
 
   /** Read at each signing: deleting the Secret rotates the key, and the door follows. */
   private async signingKey(): Promise<KeyObject> {
-    const { namespace, name, key } = this.options.signingKey;
+    const { namespace, name } = this.options.signingSecret;
     let secret: KubeObject & { data?: Record<string, string> };
     try {
       secret = await this.options.kube
@@ -220,12 +226,14 @@ export class LocalDoor {
         .get(name, namespace);
     } catch (err) {
       if (err instanceof NotFoundError) {
-        throw new Error(`the signing key ${namespace}/${name} does not exist yet`, { cause: err });
+        throw httpErrors.unavailable(`the signing key ${namespace}/${name} does not exist yet`);
       }
       throw err;
     }
-    const pem = secret.data?.[key];
-    if (pem === undefined) throw new Error(`the Secret ${namespace}/${name} has no ${key}`);
-    return createPrivateKey(Buffer.from(pem, 'base64').toString('utf8'));
+    const keys = proofKeysOf(secret.data);
+    if (keys === undefined) {
+      throw httpErrors.unavailable(`the Secret ${namespace}/${name} holds no Ed25519 signing key`);
+    }
+    return createPrivateKey(keys.privateKey);
   }
 }

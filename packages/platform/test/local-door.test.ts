@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CORE_KINDS, type Kube, type KubeObject } from '@paddock/kube';
+import { PROOF_SIGNING_KEY } from '@paddock/operator';
 import { createProofKeys } from '@paddock/sandbox';
 import {
   eventually,
@@ -20,7 +21,7 @@ import { binOf } from '../src/package-bins.js';
 
 const NAMESPACE = 'team';
 const POD_IP = '127.1.250.7';
-const SIGNING = { namespace: 'paddock-system', name: 'proof', key: 'private-key' };
+const SIGNING = { namespace: 'paddock-system', name: 'proof' };
 
 describe('the local door to an agent pod', () => {
   let cluster: EmbeddedCluster;
@@ -46,7 +47,7 @@ describe('the local door to an agent pod', () => {
     await kube.resource<KubeObject>(CORE_KINDS.secret).create({
       metadata: { name: SIGNING.name, namespace: SIGNING.namespace },
       stringData: {
-        [SIGNING.key]: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        [PROOF_SIGNING_KEY]: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       },
     } as KubeObject);
     // The pod as the node leaves it: a sandbox on its own loopback address, proofs for its DNS name.
@@ -78,7 +79,7 @@ describe('the local door to an agent pod', () => {
       namespace: NAMESPACE,
       pod: 'agent-0',
       listen: { host: '127.0.0.1', port: doorPort },
-      signingKey: SIGNING,
+      signingSecret: SIGNING,
     });
     await door.start();
   });
@@ -93,9 +94,9 @@ describe('the local door to an agent pod', () => {
   it('answers 503 while the pod does not exist or has no address', async () => {
     const answer = await fetch(url(doorPort, '/readyz'));
     assert.equal(answer.status, 503);
-    const body = (await answer.json()) as { error: { code: string; message: string } };
-    assert.equal(body.error.code, 'unavailable');
-    assert.match(body.error.message, /team\/agent-0 is not running yet/);
+    const body = (await answer.json()) as { error: string; message: string };
+    assert.equal(body.error, 'unavailable');
+    assert.match(body.message, /team\/agent-0 is not running yet/);
   });
 
   it('leads to the pod once it runs, and proves the local identity to its human API', async () => {
@@ -161,7 +162,7 @@ describe('the local door to an agent pod', () => {
       namespace: NAMESPACE,
       pod: 'agent-0',
       listen: { host: '127.0.0.1', port },
-      signingKey: SIGNING,
+      signingSecret: SIGNING,
       token: 'door-token',
     });
     await guarded.start();

@@ -116,11 +116,6 @@ export function sandboxArgs(agent: AgentRuntime): string[] {
   ];
 }
 
-/** The stable DNS name of a replica: `<agent>-<ordinal>.<agent>.<namespace>.svc`. */
-export function replicaHostname(agent: string, namespace: string, ordinal: number): string {
-  return `${agent}-${ordinal}.${agent}.${namespace}.svc`;
-}
-
 /** The environment: spec.env (sorted) less the names the controller sets, then the controller's. */
 function sandboxEnv(agent: AgentRuntime, namespace: string): EnvVar[] {
   const own: EnvVar[] = [

@@ -37,7 +37,6 @@ export {
   agentResources,
   desiredStatefulSet,
   promptPackAnnotation,
-  replicaHostname,
   sandboxArgs,
   type AgentWorkloadInputs,
   type PromptPackVersion,
