@@ -47,3 +47,14 @@ export type {
   OpenApiDocument,
 } from './openapi.js';
 export { DATABASE_FILE_MODE, DATABASE_FOLDER_MODE, prepareDatabaseFile } from './database-file.js';
+export {
+  PROOF_HEADER,
+  PROOF_MAX_LIFETIME_SECONDS,
+  PROOF_DEFAULT_LIFETIME_SECONDS,
+  PROOF_ALGORITHMS,
+  proofAlgorithmOf,
+  signIdentityProof,
+  createProofKeys,
+  type ProofIdentity,
+  type SignProofOptions,
+} from './identity-proof.js';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { env, loadConfig, loggingEnv, mailEnv, type ConfigOf } from '@paddock/common';
+import { PROOF_SECRET_NAME } from '@paddock/kube';
 import { ROLES } from './auth/user.js';
 
 export const AUTH_MODES = ['anonymous', 'proxy', 'oauth', 'builtin'] as const;
@@ -91,6 +92,11 @@ export const dashboardEnv = {
 
   /** host:port the dashboard listens on. */
   SVC_LISTEN_ADDR: env.address('127.0.0.1:3000'),
+  /**
+   * `namespace/name` of the Secret whose private key signs the identity proofs of agent pods'
+   * sandboxes (the operator's, in its namespace); the dashboard reads it with its own identity.
+   */
+  SVC_SANDBOX_PROOF_SECRET: env.string(`paddock-system/${PROOF_SECRET_NAME}`),
   ...mailEnv,
   ...loggingEnv,
 };
@@ -104,6 +110,14 @@ export interface DashboardConfig extends DashboardEnv {
   /** True when no SVC_SESSION_SECRET was given and a random one was made for this run. */
   sessionSecretGenerated: boolean;
   sessionSecret: string;
+}
+
+/** The namespace and name of a `namespace/name` Secret reference, when both are object names. */
+export function secretRef(text: string): { namespace: string; name: string } | undefined {
+  const [namespace, name, extra] = text.split('/');
+  const dns = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+  if (extra !== undefined || namespace === undefined || name === undefined) return undefined;
+  return dns.test(namespace) && dns.test(name) ? { namespace, name } : undefined;
 }
 
 /** Reads a file the configuration names; undefined and a problem when it cannot be read. */
@@ -151,6 +165,9 @@ export function loadDashboardConfig(
       if (!isAddressOrRange(entry)) {
         problem(`SVC_AUTH_PROXY_TRUSTED_ADDRESSES: "${entry}" is not an IP address or CIDR range`);
       }
+    }
+    if (secretRef(c.SVC_SANDBOX_PROOF_SECRET) === undefined) {
+      problem('SVC_SANDBOX_PROOF_SECRET: must be namespace/name of a Secret');
     }
     if (c.SVC_BUILTIN_STORE_TYPE === 'postgresql' && c.SVC_BUILTIN_POSTGRES_URL === undefined) {
       problem('SVC_BUILTIN_POSTGRES_URL: required when SVC_BUILTIN_STORE_TYPE is postgresql');

@@ -95,7 +95,7 @@ async function dashboardApp(mode: AuthMode): Promise<BuiltApp> {
 
 /** A fastify path in OpenAPI syntax: `:name` → `{name}`. */
 function openApiPath(fastifyPath: string): string {
-  return fastifyPath.replace(/:([A-Za-z_]\w*)/g, '{$1}');
+  return fastifyPath.replace(/:([A-Za-z_]\w*)/g, '{$1}').replace(/\/\*$/, '/{sandboxPath}');
 }
 
 /** Every operation of the document with its method and path. */

@@ -77,8 +77,16 @@ export * from './workspace-access.js';
 export { sameJson } from './same-json.js';
 export {
   podDnsName,
+  agentPodAudience,
   podEndpoint,
   type EndpointPod,
   type NamedPod,
   type PodEndpoint,
 } from './pod-endpoint.js';
+export {
+  PROOF_SECRET_NAME,
+  PROOF_SECRET_KEY,
+  PROOF_SIGNING_KEY,
+  proofKeysOf,
+  type ProofKeyPair,
+} from './sandbox-proof-secret.js';

@@ -47,3 +47,13 @@ export function podDnsName(pod: NamedPod): string {
     ? `${hostname}.${namespace}.svc`
     : `${hostname}.${subdomain}.${namespace}.svc`;
 }
+
+/**
+ * The identity-proof audience of an agent's pod: its stable DNS name under the agent's headless
+ * Service, made from names alone. A signer computes it from the pod's name, never from fields a
+ * workspace editor could set on a pod of their own (spec.hostname, spec.subdomain), so a proof
+ * meant for a look-alike pod is refused by every real sandbox.
+ */
+export function agentPodAudience(pod: string, agent: string, namespace: string): string {
+  return `${pod}.${agent}.${namespace}.svc`;
+}

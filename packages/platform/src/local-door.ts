@@ -12,6 +12,7 @@ import {
   formatAddress,
   HttpError,
   httpErrors,
+  signIdentityProof,
   silentLogger,
   toEnvelope,
   type Address,
@@ -29,7 +30,6 @@ import {
   type NamedPod,
 } from '@paddock/kube';
 import { proofKeysOf } from '@paddock/operator';
-import { signIdentityProof } from '@paddock/sandbox';
 import { ProxyServer } from 'http-proxy-3';
 
 /**

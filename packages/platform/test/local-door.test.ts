@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CORE_KINDS, type Kube, type KubeObject } from '@paddock/kube';
 import { PROOF_SIGNING_KEY } from '@paddock/operator';
-import { createProofKeys } from '@paddock/sandbox';
+import { createProofKeys } from '@paddock/common';
 import {
   eventually,
   freePort,

@@ -13,7 +13,7 @@ import {
   type Kube,
   type KubeObject,
 } from '@paddock/kube';
-import { createProofKeys, PROOF_HEADER, signIdentityProof } from '@paddock/sandbox';
+import { createProofKeys, PROOF_HEADER, signIdentityProof } from '@paddock/common';
 import {
   assertDies,
   eventually,

@@ -12,12 +12,4 @@ export {
 export { ToolSet, callTool, describeIssues } from './mcp/dispatch.js';
 export { TOOLS } from './mcp/tools/index.js';
 export { SERVER_NAME } from './mcp/server.js';
-export {
-  signIdentityProof,
-  createProofKeys,
-  proxySecretDigest,
-  PROOF_HEADER,
-  PROOF_MAX_LIFETIME_SECONDS,
-  PROOF_DEFAULT_LIFETIME_SECONDS,
-  type SignProofOptions,
-} from './api/identity-proof.js';
+export { proxySecretDigest } from './api/identity-proof.js';

@@ -39,3 +39,9 @@ export {
   type OidcProviderOptions,
   type RunningOidcProvider,
 } from './oidc-provider.js';
+export {
+  startAgentPlatform,
+  type AgentPlatform,
+  type AgentPlatformOptions,
+  type PlatformPod,
+} from './agent-platform.js';

@@ -14,6 +14,13 @@ export const PERMISSIONS = {
   modifyPrompts: ['editor', 'admin'],
   modifyTools: ['editor', 'admin'],
   manageOwnApiKeys: ['viewer', 'editor', 'admin'],
+  // Beyond the specification's table: the door into agent workspaces (docs/decisions/0022).
+  /** Tree, file, live changes, zip download and the API description of an agent's workspace. */
+  viewFiles: ['viewer', 'editor', 'admin'],
+  /** Terminals, port-forwards and SSH into an agent's workspace. */
+  useTerminal: ['editor', 'admin'],
+  /** The agent's MCP server, through the dashboard. */
+  useMcp: ['editor', 'admin'],
   manageAllApiKeys: ['admin'],
   viewAllUsers: ['admin'],
 } as const satisfies Record<string, readonly Role[]>;

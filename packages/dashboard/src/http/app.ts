@@ -2,6 +2,8 @@ import cookie from '@fastify/cookie';
 import { createHttpApp, Health } from '@paddock/common';
 import type { FastifyInstance } from 'fastify';
 import { presentedCredential, type Principal } from '../auth/identity.js';
+import { registerDoorRoutes } from '../door/door-routes.js';
+import { routeUpgrades } from '../door/upgrade.js';
 import { registerApiKeyRoutes } from './api-key-routes.js';
 import { registerAuthRoutes } from './auth-routes.js';
 import type { DashboardContext } from './context.js';
@@ -136,6 +138,8 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
   registerUserRoutes(app, ctx);
   registerWorkspaceRoutes(app, ctx);
   registerWorkspaceWriteRoutes(app, ctx);
+  routeUpgrades(app);
+  registerDoorRoutes(app, ctx);
   await registerWebRoutes(app);
   registerOpenApiRoutes(app);
   return { app, health, routes };

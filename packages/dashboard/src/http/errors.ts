@@ -28,6 +28,7 @@ export const ERROR_STATUS = {
   account_locked: 423,
   rate_limited: 429,
   internal_error: 500,
+  bad_gateway: 502,
   unavailable: 503,
 } as const;
 

@@ -79,6 +79,9 @@ const TAGS = {
   'prompt packs': 'The prompt packs of a workspace',
   'tool registries': 'The tool registries of a workspace',
   members: 'Who has access to a workspace, managed by its owners',
+  door:
+    'Into an agent’s workspace: each pod’s sandbox (files, live changes, zip, terminal, ' +
+    'port-forward, SSH keys) and the agent’s MCP server, through the dashboard',
 } as const;
 
 type Tag = keyof typeof TAGS;
@@ -117,6 +120,7 @@ const STATUS_TEXT: Record<number, string> = {
   423: 'Locked',
   429: 'Too many requests',
   500: 'Internal error',
+  502: 'Bad gateway',
   503: 'Unavailable',
 };
 
@@ -131,6 +135,7 @@ const ERROR_MEANING: Record<ErrorCode, string> = {
   email_not_verified: 'The e-mail address must be confirmed first.',
   signup_disabled: 'Public sign-up is disabled (SVC_BUILTIN_ALLOW_SIGNUP).',
   not_found: 'Nothing there.',
+  bad_gateway: "An agent's pod did not answer the request the dashboard passed on.",
   method_not_allowed: 'The path does not take this method.',
   email_exists: 'The e-mail address is already registered.',
   already_exists: 'An object of that name already exists.',
@@ -357,6 +362,57 @@ const WORKSPACE_ERRORS: Errors = {
     'No workspace of that name that the user holds a role in: one without a role answers as ' +
     'one that does not exist.',
   unavailable: 'No cluster is configured.',
+};
+
+/** The door into a pod's sandbox: one description for its methods. */
+const DOOR_DESCRIPTION =
+  'Passes the request to the pod’s sandbox (its human API, as its own OpenAPI description ' +
+  'says) and streams the answer back: plain answers, server-sent events (`api/events`, with ' +
+  '`Last-Event-ID`) and WebSockets (`api/exec`, `api/port-forward`) alike. The credential and ' +
+  'any identity header the client sent are removed; the sandbox is told the user in ' +
+  '`X-Forwarded-Sub`, `-User` and `-Groups` with a proof signed by the dashboard ' +
+  '(`X-Paddock-Proof`). Viewers read (`api/tree`, `api/file`, `api/events`, `api/download`, ' +
+  '`api/openapi.yaml`); editors and owners also open terminals and tunnels and manage SSH keys ' +
+  '(`api/exec`, `api/port-forward`, `api/ssh-port`, `api/ssh-authorized-keys`). What the pod ' +
+  'serves may not set cookies or run scripts on the dashboard’s origin.';
+const DOOR_PARAMETERS: Array<Parameter | Ref> = [
+  parameterRef('workspace'),
+  parameterRef('agentName'),
+  parameterRef('podName'),
+  parameterRef('sandboxPath'),
+];
+const DOOR_RESPONSES: Operation['responses'] = {
+  '200': {
+    description: 'The sandbox’s answer, whatever its status, headers and body.',
+    content: { '*/*': { schema: {} } },
+  },
+};
+const DOOR_ERRORS: Errors = {
+  forbidden: 'The user’s roles do not allow this route of the sandbox (see above).',
+  not_found:
+    'The agent has no such pod, or the dashboard does not pass this path on (the sandbox’s ' +
+    'HTML docs page among them).',
+  method_not_allowed: 'The path does not take this method.',
+  unavailable: 'The pod is not Ready, or the signing key cannot be read.',
+  bad_gateway: ERROR_MEANING.bad_gateway,
+  invalid_request: 'agent or pod is not a Kubernetes object name.',
+};
+const MCP_DESCRIPTION =
+  'The agent’s MCP server, for an agent or an IDE anywhere: editors and owners, with an API ' +
+  'key or a session. A new session goes to a Ready replica; the session id the client gets, ' +
+  '`<ordinal>.<id>`, brings every later request of the session to the same replica.';
+const MCP_RESPONSES: Operation['responses'] = {
+  '200': {
+    description: 'The MCP server’s answer: JSON or an event stream.',
+    content: { 'application/json': { schema: {} }, 'text/event-stream': { schema: {} } },
+  },
+};
+const MCP_ERRORS: Errors = {
+  forbidden: 'The user’s roles do not allow the agent’s MCP server (editor or higher).',
+  not_found: 'No such session (its replica is gone): start a new one.',
+  unavailable: 'The agent has no Ready replica.',
+  bad_gateway: ERROR_MEANING.bad_gateway,
+  invalid_request: 'agent is not a Kubernetes object name, or sessionId is missing.',
 };
 
 /** The errors of a workspace write: both roles must allow it, and no budget suspension. */
@@ -1252,6 +1308,100 @@ function buildDocument(version: string): OpenApiDocument {
         }),
       },
 
+      '/api/workspaces/{name}/agents/{agentName}/pods/{podName}/sandbox/{sandboxPath}': {
+        get: get({
+          operationId: 'readAgentSandbox',
+          summary: 'A pod’s sandbox: read, or open a terminal or tunnel',
+          description: DOOR_DESCRIPTION,
+          tag: 'door',
+          parameters: DOOR_PARAMETERS,
+          responses: DOOR_RESPONSES,
+          errors: [DOOR_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
+        }),
+        post: post({
+          operationId: 'postAgentSandbox',
+          summary: 'A pod’s sandbox: register an SSH key',
+          description: DOOR_DESCRIPTION,
+          tag: 'door',
+          parameters: DOOR_PARAMETERS,
+          responses: DOOR_RESPONSES,
+          errors: [DOOR_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
+        }),
+        delete: del({
+          operationId: 'deleteAgentSandbox',
+          summary: 'A pod’s sandbox: remove an SSH key',
+          description: DOOR_DESCRIPTION,
+          tag: 'door',
+          parameters: DOOR_PARAMETERS,
+          responses: DOOR_RESPONSES,
+          errors: [DOOR_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
+        }),
+      },
+      '/api/workspaces/{name}/agents/{agentName}/mcp': {
+        get: get({
+          operationId: 'streamAgentMcp',
+          summary: 'The agent’s MCP server (Streamable HTTP): the session’s stream',
+          description: MCP_DESCRIPTION,
+          tag: 'door',
+          parameters: [workspaceName, agentName],
+          responses: MCP_RESPONSES,
+          errors: [MCP_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
+        }),
+        post: post({
+          operationId: 'postAgentMcp',
+          summary: 'The agent’s MCP server (Streamable HTTP): a JSON-RPC message',
+          description: MCP_DESCRIPTION,
+          tag: 'door',
+          parameters: [workspaceName, agentName],
+          responses: MCP_RESPONSES,
+          errors: [MCP_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
+        }),
+        delete: del({
+          operationId: 'deleteAgentMcp',
+          summary: 'The agent’s MCP server (Streamable HTTP): end the session',
+          description: MCP_DESCRIPTION,
+          tag: 'door',
+          parameters: [workspaceName, agentName],
+          responses: MCP_RESPONSES,
+          errors: [MCP_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
+        }),
+      },
+      '/api/workspaces/{name}/agents/{agentName}/sse': {
+        get: get({
+          operationId: 'openAgentMcpSse',
+          summary: 'The agent’s MCP server (SSE transport): open a session',
+          description:
+            MCP_DESCRIPTION +
+            '\n\nThe first event, `endpoint`, names the path to POST messages to, relative to ' +
+            'this one: `message?sessionId=<ordinal>.<id>`.',
+          tag: 'door',
+          parameters: [workspaceName, agentName],
+          responses: MCP_RESPONSES,
+          errors: [MCP_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
+        }),
+      },
+      '/api/workspaces/{name}/agents/{agentName}/message': {
+        post: post({
+          operationId: 'postAgentMcpSseMessage',
+          summary: 'The agent’s MCP server (SSE transport): a JSON-RPC message',
+          description: MCP_DESCRIPTION + '\n\nThe answer comes on the session’s SSE stream.',
+          tag: 'door',
+          parameters: [
+            workspaceName,
+            agentName,
+            {
+              name: 'sessionId',
+              in: 'query',
+              required: true,
+              description: 'The session, as the `endpoint` event named it.',
+              schema: { type: 'string' },
+            },
+          ],
+          responses: MCP_RESPONSES,
+          errors: [MCP_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
+        }),
+      },
+
       '/api/workspaces/{name}/promptpacks': {
         get: get({
           operationId: 'listPromptPacks',
@@ -2090,6 +2240,13 @@ function buildDocument(version: string): OpenApiDocument {
         },
         workspace: pathParameter('name', 'The workspace (the Workspace object’s name).'),
         agentName: pathParameter('agentName', 'The agent (AgentRuntime) name.'),
+        podName: pathParameter('podName', 'One of the agent’s pods, `<agent>-<ordinal>`.'),
+        sandboxPath: pathParameter(
+          'sandboxPath',
+          'The path of the sandbox’s human API, e.g. `api/tree` (see the sandbox’s own OpenAPI ' +
+            'description, `api/openapi.yaml` through this route).',
+          { type: 'string' },
+        ),
         pack: pathParameter('pack', 'The prompt pack (PromptPack) name.'),
         registry: pathParameter('registry', 'The tool registry (ToolRegistry) name.'),
         apiKeyId: pathParameter('id', 'The key’s `id`.', { type: 'string' }),

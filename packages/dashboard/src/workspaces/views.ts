@@ -35,6 +35,9 @@ const WORKSPACE_ACTIONS = {
   deleteAgents: ['owner', 'editor'],
   modifyPrompts: ['owner', 'editor'],
   modifyTools: ['owner', 'editor'],
+  viewFiles: ['owner', 'editor', 'viewer'],
+  useTerminal: ['owner', 'editor'],
+  useMcp: ['owner', 'editor'],
 } as const satisfies Partial<Record<Action, readonly WorkspaceRole[]>>;
 
 export type WorkspaceAction = keyof typeof WORKSPACE_ACTIONS;

@@ -1,4 +1,5 @@
 import {
+  agentPodAudience,
   AGENT_API_PORT,
   AGENT_API_PORT_NAME,
   AGENT_MCP_PORT,
@@ -6,6 +7,8 @@ import {
   DEFAULT_AGENT_IMAGE,
   DEFAULT_AGENT_STORAGE_SIZE,
   GROUP,
+  PROOF_SECRET_KEY,
+  PROOF_SECRET_NAME,
   type AgentRuntime,
 } from '@paddock/kube';
 import { agentLabels, agentOwnedMetadata, agentSelectorLabels } from './agent-labels.js';
@@ -44,12 +47,8 @@ export const TERMINATION_GRACE_SECONDS = 15;
 export const ANNOTATION_PROMPT_PACK = `${GROUP}/prompt-pack`;
 /** On the pod template: which identity-proof public key the pods read, so a new key rolls them. */
 export const ANNOTATION_PROOF_KEY = `${GROUP}/proof-key`;
-/**
- * The Secret (in the agent's namespace) holding the public key of the proxy that signs identity
- * proofs for the sandboxes' human API; the operator manages it. Its key holding the PEM:
- */
-export const PROOF_SECRET_NAME = 'paddock-sandbox-proof';
-export const PROOF_SECRET_KEY = 'public-key';
+/** The Secret in the agent's namespace holding the proof public key, and its entry. */
+export { PROOF_SECRET_NAME, PROOF_SECRET_KEY };
 /** Downward API: the pod's own name, from which its stable DNS name (the proof audience) is built. */
 export const ENV_POD_NAME = 'PADDOCK_POD_NAME';
 /** The model of spec.model, for the agent's programs. */
@@ -103,7 +102,7 @@ export function sandboxArgs(agent: AgentRuntime): string[] {
   return [
     '-addr',
     `0.0.0.0:${AGENT_MCP_PORT}`,
-    // The workspace's NetworkPolicy is the enforcement; SVC_MCP_TOKEN in spec.env adds a token.
+    // The agent's NetworkPolicy (only the dashboard) is the enforcement; SVC_MCP_TOKEN in spec.env adds a token.
     '-allow-unauthenticated-mcp',
     '-api-addr',
     `0.0.0.0:${AGENT_API_PORT}`,
@@ -123,7 +122,7 @@ function sandboxEnv(agent: AgentRuntime, namespace: string): EnvVar[] {
     // Dependent variable expansion: each pod's audience is its own stable DNS name.
     {
       name: 'SVC_API_PROOF_AUDIENCE',
-      value: `$(${ENV_POD_NAME}).${agent.metadata.name}.${namespace}.svc`,
+      value: agentPodAudience(`$(${ENV_POD_NAME})`, agent.metadata.name, namespace),
     },
     {
       name: 'SVC_API_PROOF_PUBLIC_KEY',

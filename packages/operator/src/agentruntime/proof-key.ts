@@ -1,21 +1,20 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import {
+  PROOF_SECRET_KEY,
+  PROOF_SECRET_NAME,
+  PROOF_SIGNING_KEY,
+  proofKeysOf,
+  type ProofKeyPair,
+} from '@paddock/kube';
 import { LABEL_MANAGED_BY, MANAGED_BY } from '../workspace/ownership.js';
 import { LABEL_APP_PART_OF } from './agent-labels.js';
-import { PROOF_SECRET_KEY, PROOF_SECRET_NAME } from './desired-statefulset.js';
 
 /**
- * The key pair that signs identity proofs for the sandboxes' human API. One pair lives in the
- * platform namespace, in the Secret PROOF_SECRET_NAME: its private key under PROOF_SIGNING_KEY, for
- * whatever signs proofs there (the platform's door, the dashboard); its public key under
- * PROOF_SECRET_KEY. Each namespace running agents gets a copy holding the public key only.
+ * The key pair that signs identity proofs for the sandboxes' human API, kept where
+ * @paddock/kube's PROOF_SECRET_NAME says: both keys in the platform namespace, the public key only
+ * in each namespace running agents.
  */
-export const PROOF_SIGNING_KEY = 'private-key';
-
-/** PEM text: the private key as PKCS#8, the public key as SPKI. */
-export interface ProofKeyPair {
-  privateKey: string;
-  publicKey: string;
-}
+export { PROOF_SIGNING_KEY, proofKeysOf, type ProofKeyPair };
 
 export interface SecretObject {
   apiVersion: 'v1';
@@ -62,24 +61,6 @@ export function platformProofSecret(namespace: string, keys: ProofKeyPair): Secr
 /** An agent namespace's Secret: the public key only, which the agents' pods read. */
 export function namespaceProofSecret(namespace: string, publicKey: string): SecretObject {
   return proofSecret(namespace, { [PROOF_SECRET_KEY]: base64(publicKey) });
-}
-
-/**
- * The key pair of the platform Secret's data, the public key derived from the private one (so a
- * wrong or missing public-key entry is corrected), or undefined when it holds no Ed25519 private key.
- */
-export function proofKeysOf(data: Record<string, string> | undefined): ProofKeyPair | undefined {
-  const encoded = data?.[PROOF_SIGNING_KEY];
-  if (encoded === undefined) return undefined;
-  try {
-    const privateKey = Buffer.from(encoded, 'base64').toString('utf8');
-    const key = createPrivateKey(privateKey);
-    if (key.asymmetricKeyType !== 'ed25519') return undefined;
-    const publicKey = createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString();
-    return { privateKey, publicKey };
-  } catch {
-    return undefined;
-  }
 }
 
 /** A short digest of the public key, for the pod template annotation. */

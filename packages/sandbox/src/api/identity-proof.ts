@@ -1,13 +1,13 @@
-import {
-  createHash,
-  createPublicKey,
-  generateKeyPairSync,
-  timingSafeEqual,
-  type KeyObject,
-} from 'node:crypto';
+import { createHash, createPublicKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ConfigError } from '@paddock/common';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import {
+  ConfigError,
+  PROOF_ALGORITHMS,
+  PROOF_HEADER,
+  PROOF_MAX_LIFETIME_SECONDS,
+  proofAlgorithmOf,
+} from '@paddock/common';
+import { errors as joseErrors, jwtVerify } from 'jose';
 import { identityFromHeaders, type Identity } from './identity.js';
 
 /**
@@ -17,17 +17,9 @@ import { identityFromHeaders, type Identity } from './identity.js';
  * SHA-256. See docs/decisions/0017-sandbox-identity-proof.md.
  */
 
-/** The header that carries the proof, as HTTP spells it; Node presents it lower-cased. */
-export const PROOF_HEADER = 'X-Paddock-Proof';
 const PROOF_HEADER_KEY = PROOF_HEADER.toLowerCase();
-/** Longest lifetime (exp - iat) a proof token may claim: a stolen one is worth minutes at most. */
-export const PROOF_MAX_LIFETIME_SECONDS = 300;
-/** Lifetime of the tokens `signIdentityProof` mints unless told otherwise. */
-export const PROOF_DEFAULT_LIFETIME_SECONDS = 60;
 /** Clock difference tolerated between the proxy and the sandbox, on iat, nbf and exp. */
 export const PROOF_CLOCK_SKEW_SECONDS = 30;
-/** Signature algorithms accepted: Ed25519 and P-256, both asymmetric. */
-export const PROOF_ALGORITHMS = ['EdDSA', 'ES256'] as const;
 /** Longest proof header read; a signed token with a long group list stays far below it. */
 export const MAX_PROOF_CHARS = 8 * 1024;
 
@@ -150,55 +142,6 @@ export function headerMismatch(
   return undefined;
 }
 
-/** The algorithm of a proof key: EdDSA for Ed25519, ES256 for P-256; others are refused. */
-export function proofAlgorithmOf(key: KeyObject): (typeof PROOF_ALGORITHMS)[number] {
-  if (key.asymmetricKeyType === 'ed25519') return 'EdDSA';
-  if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') {
-    return 'ES256';
-  }
-  throw new Error('the proof key must be an Ed25519 or a P-256 (prime256v1) key');
-}
-
-export interface SignProofOptions {
-  /** The proxy's private key (Ed25519 or P-256). */
-  privateKey: KeyObject;
-  /** The sandbox the proof is for: its SVC_API_PROOF_AUDIENCE. */
-  audience: string;
-  identity: { sub: string; user?: string | undefined; groups?: readonly string[] };
-  /** At most PROOF_MAX_LIFETIME_SECONDS; PROOF_DEFAULT_LIFETIME_SECONDS when not given. */
-  lifetimeSeconds?: number;
-  now?: Date;
-}
-
-/**
- * Mints the proof a proxy sends in X-Paddock-Proof: a JWT over sub, user and groups for one
- * sandbox (aud), valid for a minute by default. For the proxy in front of the sandbox (the
- * dashboard, or a test).
- */
-export async function signIdentityProof(options: SignProofOptions): Promise<string> {
-  const lifetime = options.lifetimeSeconds ?? PROOF_DEFAULT_LIFETIME_SECONDS;
-  if (!(lifetime > 0 && lifetime <= PROOF_MAX_LIFETIME_SECONDS)) {
-    throw new RangeError(`lifetimeSeconds must be from 1 to ${PROOF_MAX_LIFETIME_SECONDS}`);
-  }
-  const iat = Math.floor((options.now ?? new Date()).getTime() / 1000);
-  const { identity } = options;
-  return new SignJWT({
-    ...(identity.user !== undefined ? { user: identity.user } : {}),
-    groups: [...(identity.groups ?? [])],
-  })
-    .setProtectedHeader({ alg: proofAlgorithmOf(options.privateKey), typ: 'JWT' })
-    .setSubject(identity.sub)
-    .setAudience(options.audience)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + lifetime)
-    .sign(options.privateKey);
-}
-
-/** A fresh Ed25519 key pair for a proxy: the private key signs, the PEM goes to the sandbox. */
-export function createProofKeys(): { privateKey: KeyObject; publicKeyPem: string } {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  return { privateKey, publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
-}
 
 /** The SHA-256 (hex) of a static proxy secret: the value of SVC_API_PROXY_SECRET_SHA256. */
 export function proxySecretDigest(secret: string): string {

@@ -1,0 +1,309 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { formatAddress, HttpError, toEnvelope, type Logger } from '@paddock/common';
+import type { PodEndpoint } from '@paddock/kube';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ProxyServer } from 'http-proxy-3';
+import { secretRef } from '../config.js';
+import type { DashboardContext } from '../http/context.js';
+import { apiError } from '../http/errors.js';
+import { inCluster, objectName, requestedWorkspace } from '../http/workspace-routes.js';
+import { mayAct, type WorkspaceAction } from '../workspaces/views.js';
+import type { WorkspaceInUse } from '../workspaces/service.js';
+import { AgentPods } from './agent-pods.js';
+import { EndpointRewrite } from './mcp-sse.js';
+import { ordinalOf, parseStickySessionId, stickySessionId } from './mcp-session-id.js';
+import { podTarget, readyPods } from './pod-target.js';
+import { ProofSigner } from './proof-signer.js';
+import { sandboxRoute } from './sandbox-paths.js';
+import { hardenSandboxResponse, headersForSandbox, sandboxIdentity } from './sandbox-identity.js';
+import { upgradeOf } from './upgrade.js';
+
+/**
+ * The dashboard as the door into agent workspaces (docs/decisions/0022): each pod's human API
+ * under `.../pods/{pod}/sandbox/...` and the agent's MCP server under `.../mcp`, `/sse` and
+ * `/message`, proxied as byte streams (HTTP, server-sent events, WebSockets) after the same
+ * authentication and workspace roles as every other workspace route.
+ */
+
+export interface DoorParts {
+  pods: AgentPods;
+  signer: ProofSigner;
+}
+
+const AGENT = '/api/workspaces/:name/agents/:agentName';
+export const DOOR_ROUTES = {
+  sandbox: `${AGENT}/pods/:podName/sandbox/*`,
+  mcp: `${AGENT}/mcp`,
+  sse: `${AGENT}/sse`,
+  message: `${AGENT}/message`,
+} as const;
+
+/** Where a proxied request goes, and what its answer needs. */
+interface Hop {
+  target: string;
+  /** The replica of an MCP request, for the sticky session id of its answer. */
+  ordinal?: number;
+}
+
+const HOP = Symbol('paddock.hop');
+type HopRequest = IncomingMessage & { [HOP]?: Hop };
+
+const FORBIDDEN: Record<WorkspaceAction, string> = {
+  viewFiles: "viewing an agent's files needs a viewer role or higher in the workspace",
+  useTerminal: 'terminals, port-forwards and SSH need an editor role or higher in the workspace',
+  useMcp: "the agent's MCP server needs an editor role or higher in the workspace",
+  scaleAgents: '',
+  createAgents: '',
+  deleteAgents: '',
+  modifyPrompts: '',
+  modifyTools: '',
+};
+
+function targetUrl(endpoint: PodEndpoint): string {
+  return `http://${formatAddress(endpoint)}`;
+}
+
+/** The path and query of a request below the first `depth` path segments, as sent. */
+export function pathBelow(url: string, depth: number): { path: string; query: string } {
+  const at = url.indexOf('?');
+  const path = at < 0 ? url : url.slice(0, at);
+  return {
+    path: path
+      .split('/')
+      .slice(depth + 1)
+      .join('/'),
+    query: at < 0 ? '' : url.slice(at),
+  };
+}
+
+/** An error answer in the one envelope; a stream already begun is cut instead. */
+function refuse(res: ServerResponse | Duplex, err: unknown): void {
+  if (!('writeHead' in res)) return void res.destroy();
+  if (res.headersSent) return void res.destroy();
+  const { status, body } = toEnvelope(err);
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+/** The door's parts for a dashboard with a cluster; undefined without one. */
+export function doorParts(ctx: DashboardContext): DoorParts | undefined {
+  if (ctx.workspaces === undefined) return undefined;
+  const secret = secretRef(ctx.config.SVC_SANDBOX_PROOF_SECRET);
+  if (secret === undefined) throw new Error('SVC_SANDBOX_PROOF_SECRET is not namespace/name');
+  return {
+    pods: new AgentPods(ctx.now),
+    signer: new ProofSigner(ctx.workspaces.kube, secret, ctx.now),
+  };
+}
+
+export function registerDoorRoutes(app: FastifyInstance, ctx: DashboardContext): void {
+  const parts = doorParts(ctx);
+  const door = (): DoorParts => {
+    if (parts === undefined) {
+      throw apiError('unavailable', 'no cluster is configured, so there are no workspaces');
+    }
+    return parts;
+  };
+  const logger: Logger = ctx.logger;
+  // Who the proxy auth mode takes from headers: never passed on, whatever the mode.
+  const claimHeaders = [
+    ctx.config.SVC_AUTH_PROXY_HEADER_USER,
+    ctx.config.SVC_AUTH_PROXY_HEADER_EMAIL,
+    ctx.config.SVC_AUTH_PROXY_HEADER_GROUPS,
+    ctx.config.SVC_AUTH_PROXY_HEADER_DISPLAY_NAME,
+  ];
+  const proxies = {
+    api: new ProxyServer({ xfwd: false, changeOrigin: true, ws: true }),
+    mcp: new ProxyServer({ xfwd: false, changeOrigin: true }),
+    sse: new ProxyServer({ xfwd: false, changeOrigin: true, selfHandleResponse: true }),
+  };
+  for (const proxy of Object.values(proxies)) {
+    proxy.on('error', (err, req, res) => {
+      logger.debug({ err, url: req.url }, 'an agent pod did not answer');
+      refuse(res, apiError('bad_gateway', `the agent's pod did not answer: ${err.message}`));
+    });
+    proxy.on('proxyRes', (proxyRes) => hardenSandboxResponse(proxyRes.headers));
+  }
+  proxies.mcp.on('proxyRes', (proxyRes, req: HopRequest) => {
+    const id = proxyRes.headers['mcp-session-id'];
+    const ordinal = req[HOP]?.ordinal;
+    if (typeof id === 'string' && ordinal !== undefined) {
+      proxyRes.headers['mcp-session-id'] = stickySessionId(ordinal, id);
+    }
+  });
+  proxies.sse.on('proxyRes', (proxyRes, req: HopRequest, res: ServerResponse) => {
+    res.writeHead(proxyRes.statusCode ?? 502, proxyRes.headers);
+    const ordinal = req[HOP]?.ordinal;
+    const streaming = proxyRes.statusCode === 200 && ordinal !== undefined;
+    (streaming ? proxyRes.pipe(new EndpointRewrite(ordinal)) : proxyRes).pipe(res);
+    // A pod that goes away ends the client's stream, and a client that goes ends the pod's.
+    proxyRes.on('error', () => res.destroy());
+    res.on('close', () => proxyRes.destroy());
+  });
+
+  /** The workspace of the request, the user allowed `action` in it. */
+  const workspaceFor = (req: FastifyRequest, action: WorkspaceAction): WorkspaceInUse => {
+    const used = requestedWorkspace(req, ctx);
+    if (!mayAct(req.principal.user.role, used.role, action)) {
+      throw apiError('forbidden', FORBIDDEN[action]);
+    }
+    return used;
+  };
+
+  /** The pod's address for `port`, or why it cannot be reached. */
+  const reach = async (used: WorkspaceInUse, agent: string, pod: string, port: 'api' | 'mcp') => {
+    const namespace = used.workspace.spec.namespace.name;
+    const kube = await inCluster('a workspace token', () => used.cluster());
+    const found = await inCluster(`pod "${pod}"`, () => door().pods.pod(kube, namespace, pod));
+    const target = podTarget(found, agent, pod, port);
+    if (!target.ok) throw apiError(target.code, target.message);
+    return target;
+  };
+
+  /** Rewrites the request for the pod and hands it, or its socket, to the proxy. */
+  const pass = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    proxy: ProxyServer,
+    hop: Hop & { url: string; audience?: string },
+  ) => {
+    const identity = sandboxIdentity(req.principal.user);
+    const proof =
+      hop.audience === undefined ? undefined : await door().signer.proofFor(hop.audience, identity);
+    headersForSandbox(req.raw.headers, identity, proof, claimHeaders);
+    const raw = req.raw as HopRequest;
+    raw.url = hop.url;
+    raw[HOP] = hop;
+    void reply.hijack();
+    const upgrade = upgradeOf(raw);
+    if (upgrade !== undefined) {
+      proxy.ws(raw, upgrade.socket, upgrade.head, { target: hop.target });
+    } else {
+      proxy.web(raw, reply.raw, { target: hop.target });
+    }
+  };
+
+  void app.register((scope, _options, registered) => {
+    // Bodies pass to the pod unread, as the client sends them; the pod applies its own limits.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
+
+    scope.route({
+      method: ['GET', 'POST', 'DELETE'],
+      url: DOOR_ROUTES.sandbox,
+      handler: async (req, reply) => {
+        const { path, query } = pathBelow(req.raw.url ?? '', 8);
+        const route = sandboxRoute(req.raw.method ?? 'GET', path);
+        if (!route.ok) {
+          if (route.status === 405) {
+            void reply.header('allow', route.allowed.join(', '));
+            throw apiError(
+              'method_not_allowed',
+              `${req.method} is not allowed on the sandbox's /${path}`,
+            );
+          }
+          throw apiError(
+            'not_found',
+            `the sandbox's /${path} is not reached through the dashboard`,
+          );
+        }
+        const used = workspaceFor(req, route.action);
+        const agent = objectName(req, 'agentName');
+        const pod = objectName(req, 'podName');
+        const target = await reach(used, agent, pod, 'api');
+        await pass(req, reply, proxies.api, {
+          target: targetUrl(target.endpoint),
+          audience: target.audience,
+          url: `/${path}${query}`,
+        });
+      },
+    });
+
+    /** An MCP request to the replica its session is on, or to a Ready one for a new session. */
+    const mcpHop = async (req: FastifyRequest, session: string | undefined) => {
+      const used = workspaceFor(req, 'useMcp');
+      const agent = objectName(req, 'agentName');
+      if (session !== undefined) {
+        const sticky = parseStickySessionId(session);
+        if (sticky === undefined) {
+          throw apiError('not_found', 'no such MCP session: start a new one');
+        }
+        const pod = `${agent}-${sticky.ordinal}`;
+        const target = await reach(used, agent, pod, 'mcp').catch((err: unknown) => {
+          throw err instanceof HttpError && err.status === 503
+            ? apiError(
+                'not_found',
+                `the MCP session ended with its replica ${pod}: start a new one`,
+              )
+            : err;
+        });
+        return {
+          target: targetUrl(target.endpoint),
+          ordinal: sticky.ordinal,
+          upstream: sticky.upstream,
+        };
+      }
+      const namespace = used.workspace.spec.namespace.name;
+      const kube = await inCluster('a workspace token', () => used.cluster());
+      const pods = await inCluster(`the pods of agent "${agent}"`, () =>
+        door().pods.ofAgent(kube, namespace, agent),
+      );
+      const ready = readyPods(pods, agent).filter(
+        (p) => ordinalOf(agent, p.metadata.name) !== undefined,
+      );
+      if (ready.length === 0) {
+        throw apiError(
+          'unavailable',
+          `agent "${agent}" has no ready replica; try again in a moment`,
+        );
+      }
+      const chosen = ready[Math.floor(Math.random() * ready.length)]!;
+      const target = podTarget(chosen, agent, chosen.metadata.name, 'mcp');
+      if (!target.ok) throw apiError(target.code, target.message);
+      return {
+        target: targetUrl(target.endpoint),
+        ordinal: ordinalOf(agent, chosen.metadata.name)!,
+        upstream: undefined,
+      };
+    };
+
+    scope.route({
+      method: ['GET', 'POST', 'DELETE'],
+      url: DOOR_ROUTES.mcp,
+      handler: async (req, reply) => {
+        const header = req.headers['mcp-session-id'];
+        const session = Array.isArray(header) ? header[0] : header;
+        const hop = await mcpHop(req, session);
+        if (hop.upstream !== undefined) req.raw.headers['mcp-session-id'] = hop.upstream;
+        await pass(req, reply, proxies.mcp, {
+          target: hop.target,
+          ordinal: hop.ordinal,
+          url: `/mcp${pathBelow(req.raw.url ?? '', 6).query}`,
+        });
+      },
+    });
+
+    scope.get(DOOR_ROUTES.sse, async (req, reply) => {
+      const hop = await mcpHop(req, undefined);
+      await pass(req, reply, proxies.sse, {
+        target: hop.target,
+        ordinal: hop.ordinal,
+        url: '/sse',
+      });
+    });
+
+    scope.post(DOOR_ROUTES.message, async (req, reply) => {
+      const { sessionId } = req.query as { sessionId?: unknown };
+      if (typeof sessionId !== 'string' || sessionId === '') {
+        throw apiError('invalid_request', 'the sessionId query parameter is required');
+      }
+      const hop = await mcpHop(req, sessionId);
+      await pass(req, reply, proxies.mcp, {
+        target: hop.target,
+        url: `/message?sessionId=${encodeURIComponent(hop.upstream!)}`,
+      });
+    });
+    registered();
+  });
+}

@@ -1,0 +1,180 @@
+import { join } from 'node:path';
+import {
+  API_VERSION,
+  CORE_KINDS,
+  installCrds,
+  KINDS,
+  LABEL_AGENT,
+  type AgentRuntime,
+  type EndpointPod,
+  type Kube,
+  type KubeObject,
+  type Workspace,
+  type WorkspaceSpec,
+} from '@paddock/kube';
+import { startDashboard, type RunningDashboard } from './dashboard.js';
+import { startEmbeddedCluster, startOperator, type EmbeddedCluster } from './embedded-cluster.js';
+import { start, type Started } from './processes.js';
+import { tempDir } from './temp.js';
+import { eventually } from './waiting.js';
+
+const PADDOCK_BIN = join(import.meta.dirname, '..', '..', 'platform', 'bin', 'paddock.js');
+const kind = (name: string) => KINDS.find((k) => k.kind === name)!;
+
+/** The pod fields the fixture reads. */
+export interface PlatformPod extends KubeObject, EndpointPod {
+  metadata: KubeObject['metadata'] & { name: string };
+  status?: { podIP?: string; conditions?: { type: string; status: string }[] };
+}
+
+const isReady = (pod: PlatformPod) =>
+  pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+
+export interface AgentPlatform {
+  cluster: EmbeddedCluster;
+  kube: Kube;
+  operator: Started;
+  /** `paddock node`: runs the agents' pods as processes on this machine. */
+  node: Started;
+  dashboard: RunningDashboard;
+  /** A Workspace, Ready; its namespace is `ns-<name>`. */
+  workspace(
+    name: string,
+    spec?: Omit<WorkspaceSpec, 'namespace' | 'displayName'>,
+  ): Promise<Workspace>;
+  /**
+   * An AgentRuntime in the workspace's namespace (with a PromptPack `prompts`), waited for until
+   * `replicas` pods are Ready; returns their names.
+   */
+  agent(
+    workspace: string,
+    name: string,
+    spec?: Partial<AgentRuntime['spec']>,
+    replicas?: number,
+  ): Promise<string[]>;
+  /** The agent's pods, once `count` of them are Ready (after a restart, say). */
+  readyPods(workspace: string, agent: string, count: number): Promise<PlatformPod[]>;
+  /** The folder on this machine that is the pod's /workspace. */
+  workspaceFolder(workspace: string, pod: string): string;
+  stop(): Promise<void>;
+}
+
+export interface AgentPlatformOptions {
+  /** SVC_* variables of the dashboard beyond the cluster's kubeconfig (e.g. its auth mode). */
+  dashboardEnv?: Record<string, string>;
+}
+
+/**
+ * The whole platform as tests use it for agents' workspaces: the embedded cluster, the compiled
+ * operator, the local node running agent pods (real sandboxes) and the compiled dashboard.
+ */
+export async function startAgentPlatform(
+  options: AgentPlatformOptions = {},
+): Promise<AgentPlatform> {
+  const cluster = await startEmbeddedCluster();
+  const { kube } = cluster;
+  const data = await tempDir('paddock-agent-platform-');
+  const stops: Array<() => Promise<unknown>> = [() => cluster.stop(), () => data.remove()];
+  const stop = async () => {
+    for (const step of stops.reverse()) await step();
+  };
+  try {
+    await installCrds(kube);
+    await kube
+      .resource<KubeObject>(CORE_KINDS.namespace)
+      .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paddock-system' } });
+    const operator = await startOperator(cluster.kubeconfig);
+    stops.push(() => operator.stop());
+    const node = start(
+      process.execPath,
+      [PADDOCK_BIN, 'node', '--data', data.path, '--kubeconfig', cluster.kubeconfig],
+      { env: { PATH: process.env.PATH, SVC_LOG_FORMAT: 'json' } },
+    );
+    stops.push(() => node.stop());
+    await node.waitForOutput(/running the node/, 30_000);
+    const dashboard = await startDashboard({
+      SVC_AUTH_MODE: 'proxy',
+      SVC_AUTH_ROLE_EDITOR_GROUPS: 'devs',
+      SVC_AUTH_ROLE_ADMIN_GROUPS: 'admins',
+      ...options.dashboardEnv,
+      KUBECONFIG: cluster.kubeconfig,
+    });
+    stops.push(() => dashboard.stop());
+    await eventually('the dashboard ready', async () =>
+      (await fetch(`${dashboard.base}/readyz`)).status === 200 ? true : undefined,
+    );
+
+    const namespaceOf = (workspace: string) => `ns-${workspace}`;
+    const podsOf = async (workspace: string, agent: string) =>
+      (
+        await kube
+          .resource<PlatformPod>(CORE_KINDS.pod)
+          .list({ namespace: namespaceOf(workspace), labelSelector: `${LABEL_AGENT}=${agent}` })
+      ).items.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+    const readyPods = (workspace: string, agent: string, count: number) =>
+      eventually(
+        `${count} ready pods of ${agent}`,
+        async () => {
+          const pods = await podsOf(workspace, agent);
+          const ready = pods.filter(isReady);
+          return ready.length === count && pods.length === count ? ready : undefined;
+        },
+        60_000,
+        100,
+      );
+
+    return {
+      cluster,
+      kube,
+      operator,
+      node,
+      dashboard,
+      stop,
+      readyPods,
+      workspaceFolder: (workspace, pod) =>
+        join(data.path, 'volumes', namespaceOf(workspace), `workspace-${pod}`),
+      async workspace(name, spec = {}) {
+        const workspaces = kube.resource<Workspace>(kind('Workspace'));
+        await workspaces.create({
+          apiVersion: API_VERSION,
+          kind: 'Workspace',
+          metadata: { name },
+          spec: {
+            displayName: `Workspace ${name}`,
+            namespace: { name: namespaceOf(name), create: true },
+            ...spec,
+          },
+        });
+        return eventually(`${name} Ready`, async () => {
+          const found = await workspaces.get(name);
+          return found.status?.phase === 'Ready' ? found : undefined;
+        });
+      },
+      async agent(workspace, name, spec = {}, replicas = 1) {
+        const namespace = namespaceOf(workspace);
+        const packs = kube.resource<KubeObject>(kind('PromptPack'));
+        await packs
+          .create({
+            apiVersion: API_VERSION,
+            kind: 'PromptPack',
+            metadata: { name: 'prompts', namespace },
+            spec: { systemPrompt: 'Be brief.' },
+          } as KubeObject)
+          .catch((err: unknown) => {
+            if (!/exists/i.test(String(err))) throw err;
+          });
+        await kube.resource<AgentRuntime>(kind('AgentRuntime')).create({
+          apiVersion: API_VERSION,
+          kind: 'AgentRuntime',
+          metadata: { name, namespace },
+          spec: { promptPackRef: { name: 'prompts' }, model: 'test-model', replicas, ...spec },
+        });
+        const pods = await readyPods(workspace, name, replicas);
+        return pods.map((p) => p.metadata.name);
+      },
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
