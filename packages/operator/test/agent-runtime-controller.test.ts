@@ -57,6 +57,14 @@ interface StatefulSet extends Named {
 interface Service extends Named {
   spec: { clusterIP: string; ports: { name: string; port: number }[] };
 }
+interface NetworkPolicy extends Named {
+  spec: {
+    podSelector: unknown;
+    policyTypes: string[];
+    ingress?: { from?: unknown[]; ports?: { protocol?: string; port?: number }[] }[];
+    egress?: unknown[];
+  };
+}
 interface Secret extends Named {
   data?: Record<string, string>;
 }
@@ -75,6 +83,7 @@ const agents = () => kube.resource<AgentRuntime>(kind('AgentRuntime'));
 const packs = () => kube.resource<PromptPack>(kind('PromptPack'));
 const statefulSets = () => kube.resource<StatefulSet>(STATEFULSET_KIND);
 const services = () => kube.resource<Service>(CORE_KINDS.service);
+const networkPolicies = () => kube.resource<NetworkPolicy>(CORE_KINDS.networkPolicy);
 const secrets = () => kube.resource<Secret>(CORE_KINDS.secret);
 const pods = () => kube.resource<Pod>(CORE_KINDS.pod);
 
@@ -336,6 +345,67 @@ describe('the AgentRuntime controller', () => {
     assert.equal(running.status?.observedGeneration, running.metadata.generation);
   });
 
+  it('puts the agent behind a NetworkPolicy of its own that follows the workspace’s isolation and comes back when deleted', async () => {
+    const namespace = await createWorkspace('beta');
+    await createPack(namespace, 'prompts');
+    await createAgent(namespace, 'web', { ports: [{ name: 'http', containerPort: 8080 }] });
+    await eventually('the StatefulSet', () => statefulSets().get('web', namespace));
+    // Made before the StatefulSet: no pod of the agent ever runs without it.
+    const policy = await networkPolicies().get('agent-web', namespace);
+    const agent = await agents().get('web', namespace);
+    assert.equal(policy.metadata.ownerReferences?.[0]?.uid, agent.metadata.uid);
+    assert.deepEqual(policy.spec.podSelector, {
+      matchLabels: { 'app.kubernetes.io/name': 'paddock-agent', 'paddock.dev/agent': 'web' },
+    });
+    assert.deepEqual(policy.spec.policyTypes, ['Ingress']);
+    assert.deepEqual(
+      policy.spec.ingress?.map((rule) => [rule.from?.length ?? 0, rule.ports?.map((p) => p.port)]),
+      [
+        [1, [7070, 7071]],
+        [0, [8080]],
+      ],
+    );
+
+    const isolate = async (on: boolean) =>
+      eventually(`isolation ${on ? 'on' : 'off'}`, async () => {
+        const found = await workspaces().get('beta');
+        await workspaces().replace({
+          ...found,
+          spec: { ...found.spec, networkPolicy: { isolate: on } },
+        });
+        return true;
+      });
+    const policyWhere = (what: string, test: (p: NetworkPolicy) => boolean) =>
+      eventually(what, async () => {
+        const found = await networkPolicies()
+          .get('agent-web', namespace)
+          .catch((err: unknown) => {
+            if (err instanceof NotFoundError) return undefined;
+            throw err;
+          });
+        return found && test(found) ? found : undefined;
+      });
+
+    await isolate(true);
+    const isolated = await policyWhere('the egress rules', (p) => p.spec.policyTypes.length === 2);
+    assert.ok((isolated.spec.egress?.length ?? 0) > 0);
+    // The declared port takes the workspace's own namespace, shared namespaces and the platform.
+    assert.deepEqual(
+      isolated.spec.ingress?.slice(1).map((rule) => rule.ports?.map((p) => p.port)),
+      [[8080], [8080], [8080]],
+    );
+
+    await networkPolicies().delete('agent-web', namespace);
+    await policyWhere('the policy made again', (p) => p.metadata.uid !== isolated.metadata.uid);
+
+    await isolate(false);
+    const open = await policyWhere('ingress only', (p) => p.spec.policyTypes.length === 1);
+    assert.equal(open.spec.egress, undefined);
+
+    await agents().delete('web', namespace);
+    await gone('the policy, with the agent', () => networkPolicies().get('agent-web', namespace));
+  });
+
   it('writes nothing on a pass over an agent that did not change', async () => {
     await statefulSetWhere('ns-alpha', 'coder', 'the StatefulSet settled', (s) => {
       const status = (s as { status?: { readyReplicas?: number } }).status;
@@ -553,9 +623,11 @@ describe('the AgentRuntime controller', () => {
     );
   });
 
-  it('leaves deletion to the garbage collector: the StatefulSet and the Service go with the agent', async () => {
+  it('leaves deletion to the garbage collector: the StatefulSet, the Service and the NetworkPolicy go with the agent', async () => {
+    await networkPolicies().get('agent-coder', 'ns-alpha');
     await agents().delete('coder', 'ns-alpha');
     await gone('the StatefulSet', () => statefulSets().get('coder', 'ns-alpha'));
     await gone('the Service', () => services().get('coder', 'ns-alpha'));
+    await gone('the NetworkPolicy', () => networkPolicies().get('agent-coder', 'ns-alpha'));
   });
 });

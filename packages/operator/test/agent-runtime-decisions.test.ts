@@ -3,6 +3,7 @@ import { createPublicKey } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { AgentRuntime, AgentRuntimeStatus, Condition, Workspace } from '@paddock/kube';
 import {
+  desiredAgentNetworkPolicy,
   desiredService,
   desiredStatefulSet,
   namespaceProofSecret,
@@ -17,6 +18,7 @@ import { leanAgent, leanPod } from '../src/controllers/agent-runtime/lean-object
 import {
   controlledBy,
   fixedFieldsDiffering,
+  networkPolicyUpdate,
   serviceUpdate,
   statefulSetUpdate,
   type StoredObject,
@@ -180,6 +182,49 @@ describe('the StatefulSet update', () => {
     assert.equal(controlledBy(stored, 'uid-coder'), 'agent');
     assert.equal(controlledBy(stored, 'uid-other'), 'other');
     assert.equal(controlledBy({ metadata: { name: 'coder' } }, 'uid-coder'), 'none');
+  });
+});
+
+describe('the NetworkPolicy update', () => {
+  const workspace = (isolate: boolean): Workspace => ({
+    apiVersion: 'paddock.dev/v1alpha1',
+    kind: 'Workspace',
+    metadata: { name: 'team-a' },
+    spec: { displayName: 'A', namespace: { name: 'team-a' }, networkPolicy: { isolate } },
+  });
+  const desired = (isolate: boolean) =>
+    desiredAgentNetworkPolicy({
+      agent: agent({ ports: [{ name: 'web', containerPort: 3000 }] }),
+      workspace: workspace(isolate),
+    });
+  const stored = (object: object): StoredObject => {
+    const found = copy(object) as StoredObject;
+    found.metadata = { ...found.metadata, uid: 'uid-policy', resourceVersion: '3', generation: 1 };
+    return found;
+  };
+
+  it('finds nothing to write over the same wish, isolated or not', () => {
+    assert.equal(networkPolicyUpdate(stored(desired(false)), desired(false)), undefined);
+    assert.equal(networkPolicyUpdate(stored(desired(true)), desired(true)), undefined);
+  });
+
+  it('writes the spec whole: isolation turned off removes the egress rules', () => {
+    const update = networkPolicyUpdate(stored(desired(true)), desired(false));
+    assert.ok(update);
+    assert.deepEqual(update.spec, desired(false).spec);
+    assert.equal(update.metadata?.resourceVersion, '3');
+  });
+
+  it('restores what someone changed: a rule added, a port opened, the egress rules added', () => {
+    const added = stored(desired(false));
+    (added.spec?.['ingress'] as unknown[]).push({});
+    assert.deepEqual(networkPolicyUpdate(added, desired(false))?.spec, desired(false).spec);
+    const opened = stored(desired(false));
+    delete (opened.spec?.['ingress'] as { ports?: unknown }[])[0]?.ports;
+    assert.ok(networkPolicyUpdate(opened, desired(false)));
+    const egress = stored(desired(false));
+    egress.spec = { ...egress.spec, egress: [{}] };
+    assert.ok(networkPolicyUpdate(egress, desired(false)));
   });
 });
 

@@ -9,21 +9,25 @@ import {
 } from '@paddock/kube';
 import * as kube from '@kubernetes/client-node';
 import { StatefulSet } from 'kubernetes-models/apps/v1';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { Service } from 'kubernetes-models/v1';
 import {
   agentNameProblem,
   agentSelector,
   agentStatus,
   agentWorkspace,
+  desiredAgentNetworkPolicy,
   desiredService,
   desiredStatefulSet,
   effectiveReplicas,
+  type AgentNetworkPolicyObject,
   type AgentWorkspace,
   type ObservedPod,
   type ObservedStatefulSet,
   type PromptPackVersion,
   type StatefulSetObject,
 } from '../src/agentruntime/index.js';
+import { desiredNetworkPolicy } from '../src/workspace/index.js';
 
 const NOW = new Date('2030-06-01T12:00:00Z');
 const LATER = new Date('2030-06-01T12:05:00Z');
@@ -83,6 +87,7 @@ function unknownFields(value: unknown, type: string, path: string): string[] {
 function validateUpstream(object: { kind: string }): void {
   if (object.kind === 'StatefulSet') new StatefulSet(object as never).validate();
   else if (object.kind === 'Service') new Service(object as never).validate();
+  else if (object.kind === 'NetworkPolicy') new NetworkPolicy(object as never).validate();
   else assert.fail(`no upstream model for ${object.kind}`);
   assert.deepEqual(
     unknownFields(object, `V1${object.kind}`, ''),
@@ -488,6 +493,180 @@ describe('the desired headless Service', () => {
     assert.equal(podDnsName(replica), 'coder-0.coder.team-a.svc');
     const audience = container.env.find((e) => e.name === 'SVC_API_PROOF_AUDIENCE')?.value;
     assert.equal(audience?.replace('$(PADDOCK_POD_NAME)', 'coder-0'), podDnsName(replica));
+  });
+});
+
+describe('the agent’s NetworkPolicy', () => {
+  const DASHBOARD = {
+    from: [
+      {
+        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'paddock-system' } },
+        podSelector: { matchLabels: { 'app.kubernetes.io/name': 'paddock-dashboard' } },
+      },
+    ],
+    ports: [
+      { protocol: 'TCP', port: 7070 },
+      { protocol: 'TCP', port: 7071 },
+    ],
+  };
+  const OWN_NAMESPACE = { podSelector: {} };
+  const SHARED = { namespaceSelector: { matchLabels: { 'paddock.dev/shared': 'true' } } };
+  const PLATFORM = {
+    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'paddock-system' } },
+  };
+  const PORTS = [
+    { name: 'web', containerPort: 3000 },
+    { name: 'dns', containerPort: 5353, protocol: 'UDP' as const },
+  ];
+  const TCP_3000 = { protocol: 'TCP', port: 3000 };
+  const UDP_5353 = { protocol: 'UDP', port: 5353 };
+
+  function policyOf(
+    spec: Partial<AgentRuntimeSpec>,
+    networkPolicy?: Workspace['spec']['networkPolicy'],
+    platformNamespace?: string,
+  ): AgentNetworkPolicyObject {
+    const workspace: Workspace = {
+      apiVersion: 'paddock.dev/v1alpha1',
+      kind: 'Workspace',
+      metadata: { name: 'team-a' },
+      spec: {
+        displayName: 'Team A',
+        namespace: { name: 'team-a' },
+        ...(networkPolicy && { networkPolicy }),
+      },
+    };
+    const policy = desiredAgentNetworkPolicy({
+      agent: frozen(agent(spec)),
+      workspace: frozen(workspace),
+      ...(platformNamespace === undefined ? {} : { platformNamespace }),
+    });
+    validateUpstream(policy);
+    return policy;
+  }
+
+  it('is the agent’s, named after it, and selects its pods only', () => {
+    const policy = policyOf({});
+    assert.equal(policy.metadata.name, 'agent-coder');
+    assert.equal(policy.metadata.namespace, 'team-a');
+    assert.equal(policy.metadata.labels['paddock.dev/agent'], 'coder');
+    assert.equal(policy.metadata.labels['paddock.dev/workspace'], 'team-a');
+    assert.deepEqual(
+      policy.metadata.ownerReferences.map((r) => [r.kind, r.name, r.uid, r.controller]),
+      [['AgentRuntime', 'coder', 'uid-coder', true]],
+    );
+    assert.deepEqual(policy.spec.podSelector, {
+      matchLabels: { 'app.kubernetes.io/name': 'paddock-agent', 'paddock.dev/agent': 'coder' },
+    });
+  });
+
+  // [what, agent spec, workspace networkPolicy, policyTypes, ingress]
+  const cases: [
+    string,
+    Partial<AgentRuntimeSpec>,
+    Workspace['spec']['networkPolicy'],
+    string[],
+    unknown[],
+  ][] = [
+    ['no isolation, no ports: the dashboard only', {}, undefined, ['Ingress'], [DASHBOARD]],
+    [
+      'isolation off: the same',
+      {},
+      { isolate: false, allowFrom: [{ ports: [{ port: 7071 }] }] },
+      ['Ingress'],
+      [DASHBOARD],
+    ],
+    [
+      'no isolation: the declared ports from anywhere',
+      { ports: PORTS },
+      undefined,
+      ['Ingress'],
+      [DASHBOARD, { ports: [TCP_3000, UDP_5353] }],
+    ],
+    [
+      'isolation, no ports: the dashboard only, whatever the workspace lets in',
+      {},
+      { isolate: true, allowFrom: [{ ports: [{ port: 7071 }] }] },
+      ['Ingress', 'Egress'],
+      [DASHBOARD],
+    ],
+    [
+      'isolation: the declared ports from what the workspace lets in',
+      { ports: PORTS },
+      { isolate: true },
+      ['Ingress', 'Egress'],
+      [
+        DASHBOARD,
+        { from: [OWN_NAMESPACE], ports: [TCP_3000, UDP_5353] },
+        { from: [SHARED], ports: [TCP_3000, UDP_5353] },
+        { from: [PLATFORM], ports: [TCP_3000, UDP_5353] },
+      ],
+    ],
+    [
+      'isolation: allowFrom narrowed to the declared ports it names, or dropped',
+      { ports: PORTS },
+      {
+        isolate: true,
+        allowSharedNamespaces: false,
+        allowFrom: [
+          { peers: [{ ipBlock: { cidr: '10.1.0.0/16' } }], ports: [{ port: 3000 }] },
+          { peers: [{ podSelector: { matchLabels: { app: 'probe' } } }], ports: [{ port: 7071 }] },
+          { ports: [{ protocol: 'UDP' }] },
+          { peers: [{}] },
+        ],
+      },
+      ['Ingress', 'Egress'],
+      [
+        DASHBOARD,
+        { from: [OWN_NAMESPACE], ports: [TCP_3000, UDP_5353] },
+        { from: [PLATFORM], ports: [TCP_3000, UDP_5353] },
+        { from: [{ ipBlock: { cidr: '10.1.0.0/16' } }], ports: [TCP_3000] },
+        { ports: [UDP_5353] },
+      ],
+    ],
+  ];
+  for (const [what, spec, networkPolicy, policyTypes, ingress] of cases) {
+    it(what, () => {
+      const policy = policyOf(spec, networkPolicy);
+      assert.deepEqual(policy.spec.policyTypes, policyTypes);
+      assert.deepEqual(policy.spec.ingress, ingress);
+    });
+  }
+
+  it('holds no egress rule unless the workspace isolates, then exactly the isolation policy’s', () => {
+    assert.equal(policyOf({}).spec.egress, undefined);
+    const networkPolicy = {
+      isolate: true,
+      allowExternalAPIs: false,
+      allowTo: [{ peers: [{ ipBlock: { cidr: '10.2.0.0/16' } }], ports: [{ port: 5432 }] }],
+    };
+    const workspace: Workspace = {
+      apiVersion: 'paddock.dev/v1alpha1',
+      kind: 'Workspace',
+      metadata: { name: 'team-a' },
+      spec: { displayName: 'Team A', namespace: { name: 'team-a' }, networkPolicy },
+    };
+    assert.deepEqual(
+      policyOf({}, networkPolicy).spec.egress,
+      desiredNetworkPolicy(workspace)?.policy.spec.egress,
+    );
+  });
+
+  it('lets the dashboard of the platform’s namespace in, whatever it is called', () => {
+    const policy = policyOf({}, undefined, 'paddock');
+    assert.deepEqual(policy.spec.ingress[0]?.from, [
+      {
+        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'paddock' } },
+        podSelector: { matchLabels: { 'app.kubernetes.io/name': 'paddock-dashboard' } },
+      },
+    ]);
+  });
+
+  it('is the same object for the same inputs, so an unchanged agent writes nothing', () => {
+    assert.deepEqual(
+      policyOf({ ports: PORTS }, { isolate: true }),
+      policyOf({ ports: PORTS }, { isolate: true }),
+    );
   });
 });
 

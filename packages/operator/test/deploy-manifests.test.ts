@@ -649,7 +649,7 @@ describe('the base on the embedded cluster, each component as its own ServiceAcc
     assert.doesNotMatch(operator?.output() ?? '', /forbidden/i);
   });
 
-  it('runs the agent example: the operator as its ServiceAccount makes its StatefulSet, Service and proof Secrets', async () => {
+  it('runs the agent example: the operator as its ServiceAccount makes its StatefulSet, Service, NetworkPolicy and proof Secrets', async () => {
     const workspaceKind = KINDS.find((k) => k.kind === 'Workspace')!;
     await cluster.kube.resource<Workspace>(workspaceKind).create({
       apiVersion: 'paddock.dev/v1alpha1',
@@ -690,9 +690,14 @@ describe('the base on the embedded cluster, each component as its own ServiceAcc
         throw err;
       });
     await eventually(
-      'the StatefulSet, the Service and the public key',
+      'the StatefulSet, the Service, the NetworkPolicy and the public key',
       async () =>
         (await made(() => statefulSets.get('sample-agent', 'paddock-sample'))) &&
+        (await made(() =>
+          cluster.kube
+            .resource(CORE_KINDS.networkPolicy)
+            .get('agent-sample-agent', 'paddock-sample'),
+        )) &&
         (await made(() =>
           cluster.kube.resource(CORE_KINDS.service).get('sample-agent', 'paddock-sample'),
         )) &&
@@ -709,7 +714,7 @@ describe('the base on the embedded cluster, each component as its own ServiceAcc
     assert.doesNotMatch(operator?.output() ?? '', /forbidden/i);
   });
 
-  it('lets the dashboard’s ServiceAccount read Workspaces and mint workspace tokens, and nothing more', async () => {
+  it('lets the dashboard’s ServiceAccount read Workspaces, mint workspace tokens and read the proof key, and nothing more', async () => {
     const workspaceKind = KINDS.find((k) => k.kind === 'Workspace')!;
     await cluster.kube.resource<Workspace>(workspaceKind).create({
       apiVersion: 'paddock.dev/v1alpha1',
@@ -739,6 +744,19 @@ describe('the base on the embedded cluster, each component as its own ServiceAcc
     );
     const { token } = await dashboard.requestToken('team-seen', 'workspace-viewer');
     assert.ok(token.length > 0);
+    // The identity-proof signing key, which the operator made for the agent example.
+    const proof = (await dashboard
+      .resource(CORE_KINDS.secret)
+      .get(PROOF_SECRET_NAME, SYSTEM)) as KubeObject & { data: Record<string, string> };
+    assert.ok(proof.data[PROOF_SIGNING_KEY]);
+    await assert.rejects(
+      dashboard.resource(CORE_KINDS.secret).get('paddock-dashboard', SYSTEM),
+      ForbiddenError,
+    );
+    await assert.rejects(
+      dashboard.resource(CORE_KINDS.secret).get(PROOF_SECRET_NAME, 'paddock-sample'),
+      ForbiddenError,
+    );
     await assert.rejects(
       dashboard.resource(CORE_KINDS.secret).list({ namespace: SYSTEM }),
       ForbiddenError,

@@ -255,10 +255,14 @@ describe('the Workspace controller', () => {
     });
     const policies = kube.resource(CORE_KINDS.networkPolicy);
     await policies.get('workspace-gamma-isolation', 'ns-gamma');
+    await policies.get('workspace-gamma-agent-pods', 'ns-gamma');
 
     await update('gamma', (spec) => ({ ...spec, networkPolicy: { isolate: false } }));
     await gone('the isolation policy removed', () =>
       policies.get('workspace-gamma-isolation', 'ns-gamma'),
+    );
+    await gone('the agent pods policy removed', () =>
+      policies.get('workspace-gamma-agent-pods', 'ns-gamma'),
     );
     const after = await readyWorkspace('gamma');
     assert.equal(after.status?.networkPolicy?.enabled, false);

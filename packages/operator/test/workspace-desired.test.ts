@@ -34,6 +34,7 @@ import {
   type RoleBindingObject,
   type WorkspaceFacts,
 } from '../src/workspace/index.js';
+import { desiredAgentPodsPolicy } from '../src/workspace/network-policy.js';
 
 const NOW = new Date('2030-06-01T12:00:00Z');
 
@@ -651,7 +652,10 @@ describe('the isolation NetworkPolicy', () => {
     const { policy, rulesCount, ignored } = policyOf({ isolate: true });
     assert.equal(policy.metadata.name, 'workspace-team-a-isolation');
     assert.equal(policy.metadata.namespace, 'team-a');
-    assert.deepEqual(policy.spec.podSelector, {});
+    // Every pod but the agents', which their own policies select (docs/decisions/0023).
+    assert.deepEqual(policy.spec.podSelector, {
+      matchExpressions: [{ key: 'paddock.dev/agent', operator: 'DoesNotExist' }],
+    });
     assert.deepEqual(policy.spec.policyTypes, ['Ingress', 'Egress']);
     assert.deepEqual(policy.spec.ingress, [
       { from: [{ podSelector: {} }] },
@@ -794,6 +798,21 @@ describe('the isolation NetworkPolicy', () => {
         ['allowTo', 1, 0],
       ],
     );
+  });
+
+  it('has a counterpart for agent-labelled pods: no ingress of its own, the same egress', () => {
+    assert.equal(desiredAgentPodsPolicy(workspace()), undefined);
+    const settings = { isolate: true, allowTo: [{ ports: [{ port: 443 }] }] };
+    const policy = desiredAgentPodsPolicy(workspace({ networkPolicy: settings }));
+    assert.ok(policy);
+    validateUpstream(policy);
+    assert.equal(policy.metadata.name, 'workspace-team-a-agent-pods');
+    assert.equal(policy.metadata.annotations?.['paddock.dev/owner-workspace'], 'team-a');
+    assert.deepEqual(policy.spec.podSelector, {
+      matchExpressions: [{ key: 'paddock.dev/agent', operator: 'Exists' }],
+    });
+    assert.deepEqual(policy.spec.ingress, []);
+    assert.deepEqual(policy.spec.egress, policyOf(settings).policy.spec.egress);
   });
 
   it('lets the platform’s namespace in, whatever it is called', () => {

@@ -64,3 +64,10 @@ export {
   type ProofKeyPair,
   type SecretObject,
 } from './proof-key.js';
+export {
+  DASHBOARD_APP_NAME,
+  agentNetworkPolicyName,
+  desiredAgentNetworkPolicy,
+  type AgentNetworkPolicyInputs,
+  type AgentNetworkPolicyObject,
+} from './desired-network-policy.js';

@@ -15,10 +15,12 @@ import {
   agentNameProblem,
   agentStatus,
   agentWorkspace,
+  desiredAgentNetworkPolicy,
   desiredService,
   desiredStatefulSet,
   effectiveReplicas,
   noWorkspaceStatus,
+  type AgentNetworkPolicyObject,
   proofKeyFingerprint,
   withoutOldPause,
   type ComputedAgentStatus,
@@ -35,6 +37,7 @@ import { leanAgent, leanPod, type LeanAgent, type LeanPod } from './agent-runtim
 import {
   controlledBy,
   fixedFieldsDiffering,
+  networkPolicyUpdate,
   serviceUpdate,
   statefulSetUpdate,
   type StoredObject,
@@ -55,7 +58,7 @@ export const AGENT_RESYNC_MS = 5 * 60_000;
 /** An object of the agent's name still being deleted (an earlier agent's) usually goes within seconds. */
 const TERMINATING_RECHECK_MS = 2_000;
 
-/** The pods and StatefulSets of agents, and only those, are watched. */
+/** The pods, StatefulSets and NetworkPolicies of agents, and only those, are watched. */
 const AGENT_OBJECTS = `${LABEL_APP_NAME}=${AGENT_APP_NAME}`;
 
 export interface AgentRuntimeControllerDeps {
@@ -63,7 +66,10 @@ export interface AgentRuntimeControllerDeps {
   recorder: EventRecorder;
   metrics: OperatorMetrics;
   logger: Logger;
-  /** Where the identity-proof key pair is kept (SVC_OPERATOR_NAMESPACE). */
+  /**
+   * Where the identity-proof key pair is kept and the dashboard runs (SVC_OPERATOR_NAMESPACE):
+   * the agents' NetworkPolicies let its dashboard in.
+   */
   platformNamespace: string;
   workers?: number;
   now?: () => number;
@@ -73,8 +79,9 @@ export interface AgentRuntimeControllerDeps {
 const keyOf = (namespace: string, name: string) => `${namespace}/${name}`;
 
 /**
- * Runs each AgentRuntime as a StatefulSet and a headless Service (docs/decisions/0018): computes
- * them from the agent, its Workspace and its PromptPack, writes them only when they differ, keeps
+ * Runs each AgentRuntime as a StatefulSet and a headless Service (docs/decisions/0018), behind a
+ * NetworkPolicy of its own (docs/decisions/0023): computes them from the agent, its Workspace and
+ * its PromptPack, writes them only when they differ, keeps
  * the identity-proof Secrets its pods read, and reports the agent's status from the StatefulSet and
  * its pods. Deleting an agent needs nothing: its objects carry it as owner.
  */
@@ -89,6 +96,7 @@ export class AgentRuntimeController {
   private readonly workspaces: Informer<Workspace>;
   private readonly promptPacks: Informer<KubeObject>;
   private readonly statefulSets: Informer<KubeObject>;
+  private readonly networkPolicies: Informer<KubeObject>;
   private readonly pods: Informer<LeanPod>;
 
   constructor(private readonly deps: AgentRuntimeControllerDeps) {
@@ -131,6 +139,13 @@ export class AgentRuntimeController {
       onError('StatefulSet'),
       metadataOnly,
     );
+    // Watched so that an edited or deleted policy is restored at once, not at the next resync.
+    this.networkPolicies = new Informer<KubeObject>(
+      this.clients.networkPolicies,
+      selected,
+      onError('NetworkPolicy'),
+      metadataOnly,
+    );
     this.pods = new Informer<LeanPod>(this.clients.pods, selected, onError('Pod'), leanPod);
   }
 
@@ -168,8 +183,15 @@ export class AgentRuntimeController {
       if (agent !== undefined && namespace !== undefined) this.queue.add(keyOf(namespace, agent));
     };
     this.statefulSets.on(toAgent);
+    this.networkPolicies.on(toAgent);
     this.pods.on(toAgent);
-    const informers = [this.workspaces, this.promptPacks, this.statefulSets, this.pods];
+    const informers = [
+      this.workspaces,
+      this.promptPacks,
+      this.statefulSets,
+      this.networkPolicies,
+      this.pods,
+    ];
     for (const informer of informers) informer.start();
     await Promise.all(informers.map((informer) => informer.synced));
     // Agents last: their first passes find the rest in the caches.
@@ -186,6 +208,7 @@ export class AgentRuntimeController {
       this.workspaces,
       this.promptPacks,
       this.statefulSets,
+      this.networkPolicies,
       this.pods,
     ]) {
       informer.stop();
@@ -213,7 +236,7 @@ export class AgentRuntimeController {
     const namespace = key.slice(0, slash);
     const name = key.slice(slash + 1);
     let agent = await getIfExists(this.clients.agentRuntimes, name, namespace);
-    // A deleted agent's StatefulSet and Service go with it (owner references).
+    // A deleted agent's StatefulSet, Service and NetworkPolicy go with it (owner references).
     if (agent === undefined || agent.metadata.deletionTimestamp !== undefined) return {};
     const migrated = withoutOldPause(agent);
     if (migrated !== undefined) {
@@ -251,6 +274,15 @@ export class AgentRuntimeController {
       promptPack: pack === undefined ? undefined : { name: packName, version: pack },
       proofKey: proofKeyFingerprint(publicKey),
     });
+    // The policy before the pods: none of them runs a moment without it.
+    const policy = await this.applyNetworkPolicy(
+      agent,
+      desiredAgentNetworkPolicy({
+        agent,
+        workspace,
+        platformNamespace: this.deps.platformNamespace,
+      }),
+    );
     const service = await this.applyService(agent, placement.name);
     const statefulSet = await this.applyStatefulSet(agent, desired);
     const pods = this.pods
@@ -263,7 +295,7 @@ export class AgentRuntimeController {
       agent,
       agentStatus({ agent, statefulSet: observed, pods, effective, now }),
     );
-    if (service === 'terminating' || statefulSet === 'terminating') {
+    if (policy === 'terminating' || service === 'terminating' || statefulSet === 'terminating') {
       return { requeueAfterMs: TERMINATING_RECHECK_MS };
     }
     return resync;
@@ -306,6 +338,22 @@ export class AgentRuntimeController {
     if (!this.claimable(agent, 'Service', stored)) return 'terminating';
     const update = serviceUpdate(stored, desired);
     if (update !== undefined) await this.clients.services.replace(update);
+    return undefined;
+  }
+
+  private async applyNetworkPolicy(
+    agent: AgentRuntime,
+    desired: AgentNetworkPolicyObject,
+  ): Promise<'terminating' | undefined> {
+    const { name, namespace } = desired.metadata;
+    const stored = await getIfExists(this.clients.networkPolicies, name, namespace);
+    if (stored === undefined) {
+      await this.createOrRetry(this.clients.networkPolicies, desired);
+      return undefined;
+    }
+    if (!this.claimable(agent, 'NetworkPolicy', stored)) return 'terminating';
+    const update = networkPolicyUpdate(stored, desired);
+    if (update !== undefined) await this.clients.networkPolicies.replace(update);
     return undefined;
   }
 

@@ -25,6 +25,8 @@ import {
   desiredNamespace,
   withoutStaleSpecKeys,
   desiredNetworkPolicy,
+  desiredAgentPodsPolicy,
+  agentPodsPolicyName,
   desiredResourceQuota,
   desiredRoleBindings,
   desiredServiceAccounts,
@@ -449,9 +451,24 @@ export class WorkspaceController {
     const desired = desiredNetworkPolicy(workspace, {
       platformNamespace: this.deps.platformNamespace,
     });
-    if (desired !== undefined) {
+    // The pods the isolation policy leaves to their agents' own policies: any pod labelled as an
+    // agent's that no agent's policy selects (one a workspace editor made) stays isolated.
+    const agentPods = desiredAgentPodsPolicy(workspace, {
+      platformNamespace: this.deps.platformNamespace,
+    });
+    if (desired !== undefined && agentPods !== undefined) {
       await ensureObject(this.clients.networkPolicies, desired.policy);
+      await ensureObject(this.clients.networkPolicies, agentPods);
       return desired.rulesCount;
+    }
+    const agentPodsName = agentPodsPolicyName(workspace);
+    const agentPodsFound = await getIfExists(
+      this.clients.networkPolicies,
+      agentPodsName,
+      namespace,
+    );
+    if (agentPodsFound && isOwnedBy(agentPodsFound, workspace)) {
+      await deleteIfExists(this.clients.networkPolicies, agentPodsName, namespace);
     }
     const found = await getIfExists(this.clients.networkPolicies, name, namespace);
     if (found && isOwnedBy(found, workspace)) {

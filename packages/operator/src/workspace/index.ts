@@ -47,6 +47,8 @@ export {
   PRIVATE_IPV6_RANGES,
   isolationPolicyName,
   desiredNetworkPolicy,
+  agentPodsPolicyName,
+  desiredAgentPodsPolicy,
   type DesiredNetworkPolicy,
   type IgnoredPeer,
 } from './network-policy.js';

@@ -55,8 +55,15 @@ export interface ResourceQuotaObject {
   spec: { hard: Record<string, string> };
 }
 
+export interface LabelSelectorRequirement {
+  key: string;
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  values?: string[];
+}
+
 export interface LabelSelector {
   matchLabels?: Record<string, string>;
+  matchExpressions?: LabelSelectorRequirement[];
 }
 
 export interface NetworkPolicyPeer {

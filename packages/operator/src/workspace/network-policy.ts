@@ -1,5 +1,11 @@
-import { LABEL_SHARED, type Workspace, type WorkspaceNetworkRule } from '@paddock/kube';
+import {
+  LABEL_AGENT,
+  LABEL_SHARED,
+  type Workspace,
+  type WorkspaceNetworkRule,
+} from '@paddock/kube';
 import type {
+  LabelSelector,
   NetworkPolicyEgressRule,
   NetworkPolicyIngressRule,
   NetworkPolicyObject,
@@ -41,15 +47,31 @@ export function isolationPolicyName(workspace: Workspace): string {
 }
 
 /**
- * The isolation NetworkPolicy, or undefined unless networkPolicy.isolate (the controller then
- * deletes any it made). Selecting every pod with both policy types denies all traffic but what the
- * rules below allow: DNS, the namespace itself, shared namespaces, the platform's namespace, the
- * internet, private networks, and the spec's own rules, appended last.
+ * The pods the isolation policy selects: all but agents' pods. NetworkPolicies add up, so a policy
+ * letting the namespace in on every port would open the sandbox's ports of every agent pod it
+ * selected; each agent's own policy (agentruntime/desired-network-policy.ts) selects them instead,
+ * with these same rules limited to the ports the agent declares (docs/decisions/0023).
  */
-export function desiredNetworkPolicy(
+export const NON_AGENT_PODS: LabelSelector = {
+  matchExpressions: [{ key: LABEL_AGENT, operator: 'DoesNotExist' }],
+};
+
+/** What an isolating workspace lets in and out, before a policy applies it to pods. */
+export interface IsolationRules {
+  ingress: NetworkPolicyIngressRule[];
+  egress: NetworkPolicyEgressRule[];
+  ignored: IgnoredPeer[];
+}
+
+/**
+ * The rules of networkPolicy, or undefined unless networkPolicy.isolate: DNS, the namespace
+ * itself, shared namespaces, the platform's namespace, the internet, private networks, and the
+ * spec's own rules, appended last. Both the isolation policy and each agent's policy apply them.
+ */
+export function isolationRules(
   workspace: Workspace,
   options: { platformNamespace?: string } = {},
-): DesiredNetworkPolicy | undefined {
+): IsolationRules | undefined {
   const settings = workspace.spec.networkPolicy ?? {};
   if (settings.isolate !== true) return undefined;
   const allowExternal = settings.allowExternalAPIs ?? true;
@@ -90,7 +112,21 @@ export function desiredNetworkPolicy(
       ...(ports && { ports }),
     })),
   ];
+  return { ingress, egress, ignored };
+}
 
+/**
+ * The isolation NetworkPolicy, or undefined unless networkPolicy.isolate (the controller then
+ * deletes any it made). Selecting the pods with both policy types denies them all traffic but what
+ * the isolation rules allow. Agents' pods are left to their own policies (see NON_AGENT_PODS).
+ */
+export function desiredNetworkPolicy(
+  workspace: Workspace,
+  options: { platformNamespace?: string } = {},
+): DesiredNetworkPolicy | undefined {
+  const rules = isolationRules(workspace, options);
+  if (rules === undefined) return undefined;
+  const { ingress, egress, ignored } = rules;
   return {
     policy: {
       apiVersion: 'networking.k8s.io/v1',
@@ -100,10 +136,43 @@ export function desiredNetworkPolicy(
         isolationPolicyName(workspace),
         workspace.spec.namespace.name,
       ),
-      spec: { podSelector: {}, policyTypes: ['Ingress', 'Egress'], ingress, egress },
+      spec: { podSelector: NON_AGENT_PODS, policyTypes: ['Ingress', 'Egress'], ingress, egress },
     },
     rulesCount: ingress.length + egress.length,
     ignored,
+  };
+}
+
+export function agentPodsPolicyName(workspace: Workspace): string {
+  return `workspace-${workspace.metadata.name}-agent-pods`;
+}
+
+/**
+ * The isolation policy's counterpart for the pods it leaves out, or undefined unless
+ * networkPolicy.isolate: every pod carrying the agent label gets no ingress and the isolation
+ * egress rules. An agent's pods get their ingress from their agent's policy; a pod a member labels
+ * as an agent's to slip out of isolation gets nothing more than an agent has (docs/decisions/0023).
+ */
+export function desiredAgentPodsPolicy(
+  workspace: Workspace,
+  options: { platformNamespace?: string } = {},
+): NetworkPolicyObject | undefined {
+  const rules = isolationRules(workspace, options);
+  if (rules === undefined) return undefined;
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: ownedMetadata(
+      workspace,
+      agentPodsPolicyName(workspace),
+      workspace.spec.namespace.name,
+    ),
+    spec: {
+      podSelector: { matchExpressions: [{ key: LABEL_AGENT, operator: 'Exists' }] },
+      policyTypes: ['Ingress', 'Egress'],
+      ingress: [],
+      egress: rules.egress,
+    },
   };
 }
 
@@ -128,7 +197,8 @@ function outsideDestinations(allowExternal: boolean, allowPrivate: boolean): Net
   return [];
 }
 
-function namespaceNamed(name: string): NetworkPolicyPeer {
+/** A peer: every pod of the namespace of that name. */
+export function namespaceNamed(name: string): NetworkPolicyPeer {
   return { namespaceSelector: { matchLabels: { [LABEL_NAMESPACE_NAME]: name } } };
 }
 

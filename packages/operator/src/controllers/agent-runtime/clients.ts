@@ -36,6 +36,7 @@ export interface AgentClients {
   promptPacks: ResourceClient<PromptPack>;
   statefulSets: ResourceClient<StoredObject>;
   services: ResourceClient<StoredObject>;
+  networkPolicies: ResourceClient<StoredObject>;
   /** For the informer, which keeps only what the agents' status is computed from. */
   pods: ResourceClient<LeanPod>;
   secrets: ResourceClient<SecretObject & KubeObject>;
@@ -49,6 +50,7 @@ export function agentClients(kube: Kube): AgentClients {
     promptPacks: kube.resource<PromptPack>(paddockKind('PromptPack')),
     statefulSets: kube.resource<StoredObject>(STATEFULSET_KIND),
     services: kube.resource<StoredObject>(CORE_KINDS.service),
+    networkPolicies: kube.resource<StoredObject>(CORE_KINDS.networkPolicy),
     pods: kube.resource<LeanPod>(CORE_KINDS.pod),
     secrets: kube.resource<SecretObject & KubeObject>(CORE_KINDS.secret),
   };

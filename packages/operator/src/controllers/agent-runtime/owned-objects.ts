@@ -1,9 +1,13 @@
 import type { KubeObject } from '@paddock/kube';
-import type { ServiceObject, StatefulSetObject } from '../../agentruntime/index.js';
+import type {
+  AgentNetworkPolicyObject,
+  ServiceObject,
+  StatefulSetObject,
+} from '../../agentruntime/index.js';
 import { covers } from '../workspace/covers.js';
 import { spelledAs } from './quantities.js';
 
-/** A StatefulSet or Service as read from the API server. */
+/** A StatefulSet, Service or NetworkPolicy as read from the API server. */
 export type StoredObject = KubeObject & {
   metadata?: KubeObject['metadata'];
   spec?: Record<string, unknown>;
@@ -166,5 +170,36 @@ export function serviceUpdate(
     },
     // Fields the API server set (clusterIPs, ipFamilies, sessionAffinity) stay.
     spec: { ...stored.spec, ...desired.spec },
+  };
+}
+
+/**
+ * The NetworkPolicy to write over the stored one, or undefined when it already holds what we set.
+ * Its spec is ours alone (the API server adds nothing to it), so it is written whole: rules someone
+ * added go, and turning isolation off removes the egress rules.
+ */
+export function networkPolicyUpdate(
+  stored: StoredObject,
+  desired: AgentNetworkPolicyObject,
+): StoredObject | undefined {
+  const view = {
+    metadata: {
+      labels: desired.metadata.labels,
+      ownerReferences: desired.metadata.ownerReferences,
+    },
+    spec: desired.spec,
+  };
+  const egress = stored.spec?.['egress'];
+  const extraEgress =
+    desired.spec.egress === undefined && Array.isArray(egress) && egress.length > 0;
+  if (covers(stored, view) && !extraEgress) return undefined;
+  return {
+    ...stored,
+    metadata: {
+      ...stored.metadata,
+      labels: { ...stored.metadata?.labels, ...desired.metadata.labels },
+      ownerReferences: desired.metadata.ownerReferences,
+    },
+    spec: desired.spec as unknown as Record<string, unknown>,
   };
 }

@@ -7,6 +7,7 @@ import {
   LABEL_WORKSPACE,
   QUOTA_NAME,
   isOwnedBy,
+  agentPodsPolicyName,
   isolationPolicyName,
   namespaceCreatedByWorkspace,
   ownedSelector,
@@ -29,13 +30,11 @@ export async function removeWorkspaceObjects(
   workspace: Workspace,
 ): Promise<NamespaceOutcome> {
   const namespace = workspace.spec.namespace.name;
-  const policy = await getIfExists(
-    clients.networkPolicies,
-    isolationPolicyName(workspace),
-    namespace,
-  );
-  if (policy && isOwnedBy(policy, workspace)) {
-    await deleteIfExists(clients.networkPolicies, isolationPolicyName(workspace), namespace);
+  for (const name of [isolationPolicyName(workspace), agentPodsPolicyName(workspace)]) {
+    const policy = await getIfExists(clients.networkPolicies, name, namespace);
+    if (policy && isOwnedBy(policy, workspace)) {
+      await deleteIfExists(clients.networkPolicies, name, namespace);
+    }
   }
   const quota = await getIfExists(clients.resourceQuotas, QUOTA_NAME, namespace);
   if (quota && isOwnedBy(quota, workspace)) {
