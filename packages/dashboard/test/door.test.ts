@@ -386,4 +386,48 @@ describe('the dashboard, door into agent workspaces', () => {
     );
     assert.match(stdout, /"name": "Read"/);
   });
+  it('ends the pod side when a client vanishes, and the client side when the pod goes', async () => {
+    // A tunnel whose client disappears without a close: the pod's session ends and says so.
+    const sink: Server = createServer((conn) => conn.resume());
+    sink.listen(0, '127.0.0.1');
+    await once(sink, 'listening');
+    const { port } = sink.address() as { port: number };
+    try {
+      const { ws, opened } = socket(
+        door(`api/port-forward?port=${port}`),
+        identityHeaders('eddie', ['devs']),
+      );
+      await opened;
+      ws.send(Buffer.alloc(1000));
+      ws.terminate();
+      await eventually(
+        'the port-forward closed in the pod',
+        async () => {
+          const log = await platform.kube.podLogs(`ns-${WS}`, POD, { container: 'sandbox' });
+          return new RegExp(`api port-forward sub=eddie port=${port} in=1000 `).test(log)
+            ? true
+            : undefined;
+        },
+        30_000,
+      );
+    } finally {
+      sink.close();
+    }
+    // A live feed whose pod is deleted ends for the client.
+    const response = await fetch(`${base}${door('api/events')}`, {
+      headers: identityHeaders('vic', ['readers']),
+    });
+    assert.equal(response.status, 200);
+    const reader = response.body!.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+    await reader.read();
+    await platform.kube.resource(CORE_KINDS.pod).delete(POD, `ns-${WS}`);
+    for (;;) {
+      const next = await reader.read().catch(() => ({ done: true as const }));
+      if (next.done) break;
+    }
+    await platform.readyPods(WS, AGENT, 1);
+    await eventually('the door open again on the new pod', async () =>
+      (await viewer().get(door('api/tree'))).status === 200 ? true : undefined,
+    );
+  });
 });
