@@ -2,8 +2,10 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '@paddock/common';
 
 export const USAGE = `Usage:
-  paddock-forward --ssh [target]
-      OpenSSH ProxyCommand: stdin and stdout become a connection to the workspace's SSH server
+  paddock-forward --ssh [--register-key PUB --known-hosts FILE --host-key-alias ALIAS] [target]
+      OpenSSH ProxyCommand: stdin and stdout become a connection to the workspace's SSH server.
+      With --register-key, the public key file is registered first (again after a sandbox
+      restart); with --known-hosts, the sandbox's current host key is written there for ALIAS
   paddock-forward --port N [--local-port M] [--bind ADDR] [target]
       listen on ADDR:M (default 127.0.0.1:N) and tunnel each connection to the workspace's
       127.0.0.1:N, until Ctrl-C
@@ -11,13 +13,22 @@ export const USAGE = `Usage:
       create a key (default ~/.ssh/paddock_NAME), register it with the sandbox, and write
       "Host NAME" to the ssh config (default ~/.ssh/config) so that ssh, scp and sftp reach it
 
-Target (the sandbox's human-facing API, usually behind a routing service):
+Target, through the Paddock dashboard (an agent's sandbox):
+  --dashboard URL           the dashboard, e.g. https://paddock.example/ (or PADDOCK_DASHBOARD_URL)
+  --workspace WS            the workspace (or PADDOCK_WORKSPACE)
+  --agent NAME              the agent (or PADDOCK_AGENT)
+  --replica N               which of its pods, NAME-N (default 0)
+  --api-key KEY             a dashboard API key, sent as X-API-Key (or PADDOCK_API_KEY)
+
+Target, any other proxy in front of a sandbox's human-facing API:
   --url URL                 base URL, e.g. https://ws.example/ (or PADDOCK_FORWARD_URL)
   --token TOKEN             sent as Authorization: Bearer TOKEN (or PADDOCK_FORWARD_TOKEN)
   --cookie COOKIE           sent as the Cookie header (or PADDOCK_FORWARD_COOKIE)
   --header 'Name: value'    an extra header; repeatable (e.g. 'X-Forwarded-Sub: alice' to a sandbox in dev mode)
                             (or PADDOCK_FORWARD_HEADERS, one 'Name: value' per line)
-  --credentials-file FILE   JSON {"url", "token", "cookie", "headers": {...}}; must be mode 0600
+
+  --credentials-file FILE   JSON with the same settings: {"dashboard", "workspace", "agent", "replica",
+                            "apiKey"} or {"url", "token", "cookie", "headers": {...}}; must be mode 0600
 
   Each setting is taken from the flags first, then the credentials file, then the environment.
 
@@ -33,12 +44,25 @@ export interface TargetFlags {
   /** Raw `Name: value` strings, in order. */
   headers: string[];
   credentialsFile: string | undefined;
+  dashboard: string | undefined;
+  workspace: string | undefined;
+  agent: string | undefined;
+  replica: string | undefined;
+  apiKey: string | undefined;
+}
+
+/** What --ssh does before it opens the tunnel, so that ssh-setup's Host block outlives a restart. */
+export interface SshPreparation {
+  /** A public key file to register (again) with the sandbox. */
+  registerKey: string | undefined;
+  /** Where to write the sandbox's host keys, as known_hosts lines for `hostKeyAlias`. */
+  knownHosts: { file: string; hostKeyAlias: string } | undefined;
 }
 
 export type Command =
   | { kind: 'help' }
   | { kind: 'version' }
-  | { kind: 'ssh'; target: TargetFlags }
+  | { kind: 'ssh'; target: TargetFlags; prepare: SshPreparation }
   | { kind: 'port'; target: TargetFlags; remotePort: number; localPort: number; bind: string }
   | {
       kind: 'ssh-setup';
@@ -60,6 +84,8 @@ const MAX_PORT = 65535;
  * letters, digits, `.`, `_` and `-` only, starting with a letter or digit, at most 64 characters.
  */
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** A host name for known_hosts lines (ssh-setup uses `paddock-NAME`): no spaces, commas or patterns. */
+const HOST_KEY_ALIAS_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 export function parsePort(flag: string, text: string): number {
   const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
@@ -93,6 +119,14 @@ export function parseCommandLine(args: readonly string[]): Command {
         cookie: { type: 'string' },
         header: { type: 'string', multiple: true },
         'credentials-file': { type: 'string' },
+        dashboard: { type: 'string' },
+        workspace: { type: 'string' },
+        agent: { type: 'string' },
+        replica: { type: 'string' },
+        'api-key': { type: 'string' },
+        'register-key': { type: 'string' },
+        'known-hosts': { type: 'string' },
+        'host-key-alias': { type: 'string' },
       },
     });
   } catch (err) {
@@ -108,6 +142,11 @@ export function parseCommandLine(args: readonly string[]): Command {
     cookie: v.cookie,
     headers: v.header ?? [],
     credentialsFile: v['credentials-file'],
+    dashboard: v.dashboard,
+    workspace: v.workspace,
+    agent: v.agent,
+    replica: v.replica,
+    apiKey: v['api-key'],
   };
   const setup = positionals[0] === 'ssh-setup';
   const modes = [v.ssh === true, v.port !== undefined, setup].filter(Boolean).length;
@@ -125,6 +164,9 @@ export function parseCommandLine(args: readonly string[]): Command {
     }
   };
 
+  const sshOnly = ['register-key', 'known-hosts', 'host-key-alias'];
+  if (!v.ssh) only(sshOnly, '--ssh');
+
   if (setup) {
     only(['local-port', 'bind'], '--port');
     const [, name, extra] = positionals;
@@ -141,7 +183,23 @@ export function parseCommandLine(args: readonly string[]): Command {
   only(['key-file', 'ssh-config'], 'ssh-setup');
   if (v.ssh) {
     only(['local-port', 'bind'], '--port');
-    return { kind: 'ssh', target };
+    const knownHosts = v['known-hosts'];
+    const hostKeyAlias = v['host-key-alias'];
+    if ((knownHosts === undefined) !== (hostKeyAlias === undefined)) {
+      throw new UsageError('--known-hosts and --host-key-alias go together');
+    }
+    if (hostKeyAlias !== undefined && !HOST_KEY_ALIAS_PATTERN.test(hostKeyAlias)) {
+      throw new UsageError(`invalid --host-key-alias "${hostKeyAlias}"`);
+    }
+    return {
+      kind: 'ssh',
+      target,
+      prepare: {
+        registerKey: v['register-key'],
+        knownHosts:
+          knownHosts === undefined ? undefined : { file: knownHosts, hostKeyAlias: hostKeyAlias! },
+      },
+    };
   }
   const remotePort = parsePort('--port', v.port!);
   const localPort =

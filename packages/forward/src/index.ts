@@ -4,12 +4,18 @@ export {
   USAGE,
   DEFAULT_BIND,
   type Command,
+  type SshPreparation,
   type TargetFlags,
 } from './command-line.js';
 export {
+  API_KEY_HEADER,
   credentialsFileOf,
+  ENV_AGENT,
+  ENV_API_KEY,
+  ENV_DASHBOARD_URL,
   ENV_TOKEN,
   ENV_URL,
+  ENV_WORKSPACE,
   exposedMode,
   normalizeBaseUrl,
   parseCredentialsFile,
@@ -17,18 +23,41 @@ export {
   readCredentialsFile,
   requestHeaders,
   resolveTarget,
+  targetForm,
   type CredentialsFile,
   type Target,
 } from './credentials.js';
+export {
+  checkObjectName,
+  DEFAULT_REPLICA,
+  parseReplica,
+  podName,
+  sandboxBaseUrl,
+  type DashboardAgent,
+} from './dashboard.js';
 export { ForwardError, causeMessage } from './failure.js';
+export {
+  knownHostsText,
+  parsePublicKeyFile,
+  readPublicKeyFile,
+  writeKnownHosts,
+  type PublicKeyFile,
+} from './known-hosts.js';
 export {
   forwardLocalPort,
   formatHostPort,
   type LocalForward,
   type LocalForwardOptions,
 } from './local-forward.js';
-export { SandboxApi, apiUrl, type RegisteredKey } from './sandbox-api.js';
 export {
+  SandboxApi,
+  apiUrl,
+  parseSshEndpoint,
+  type RegisteredKey,
+  type SshEndpoint,
+} from './sandbox-api.js';
+export {
+  hostKeyAlias,
   hostLinesFor,
   markers,
   proxyCommandLine,
@@ -41,6 +70,7 @@ export {
 export {
   sshSetup,
   sshSetupPaths,
+  targetArgs,
   type SshSetupOptions,
   type SshSetupPaths,
   type SshSetupResult,

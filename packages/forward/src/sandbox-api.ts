@@ -14,6 +14,37 @@ export interface RegisteredKey {
   createdAt: string;
 }
 
+/** Where the embedded SSH server listens, and the host keys it presents when the sandbox tells them. */
+export interface SshEndpoint {
+  port: number;
+  /** `<type> <base64>` lines; empty when the sandbox does not report its host keys. */
+  hostKeys: string[];
+}
+
+/** A public key as known_hosts and authorized_keys hold it, without comment: `<type> <base64>`. */
+const KEY_LINE = /^[a-z][a-z0-9@.-]{2,63} [A-Za-z0-9+/]+={0,3}$/;
+
+/** Reads the answer of `GET /api/ssh-port`; anything malformed is a ForwardError. Pure. */
+export function parseSshEndpoint(body: unknown): SshEndpoint {
+  const { port, hostKeys } = (typeof body === 'object' && body !== null ? body : {}) as {
+    port?: unknown;
+    hostKeys?: unknown;
+  };
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new ForwardError(`GET /api/ssh-port answered an invalid port ${JSON.stringify(port)}`);
+  }
+  if (hostKeys === undefined) return { port, hostKeys: [] };
+  if (
+    !Array.isArray(hostKeys) ||
+    !hostKeys.every((k): k is string => typeof k === 'string' && KEY_LINE.test(k.trim()))
+  ) {
+    throw new ForwardError(
+      'GET /api/ssh-port answered invalid hostKeys (want "<type> <base64>" lines)',
+    );
+  }
+  return { port, hostKeys: hostKeys.map((k) => k.trim()) };
+}
+
 /** The absolute URL of an API path under the base URL (which may carry a routing prefix). */
 export function apiUrl(target: Target, path: string): URL {
   return new URL(path.replace(/^\//, ''), target.url);
@@ -21,10 +52,15 @@ export function apiUrl(target: Target, path: string): URL {
 
 /** Hints for the statuses a person can fix, added to the sandbox's own message. */
 function hint(status: number, path: string): string {
-  if (status === 401) return ' (the identity headers are missing: check the credentials)';
-  if (status === 404 && /ssh/.test(path)) return ' (is the sandbox started with -enable-ssh?)';
+  if (status === 401) return ' (the credentials were refused or are missing: check them)';
+  if (status === 403 && /ssh|port-forward/.test(path)) {
+    return ' (SSH and tunnels need the editor or owner role in the workspace)';
+  }
+  if (status === 404 && /ssh/.test(path)) {
+    return ' (is SSH enabled for this sandbox, and are the workspace, agent and replica right?)';
+  }
   if (status === 404 && /port-forward/.test(path)) {
-    return ' (is the sandbox started with -enable-port-forward?)';
+    return ' (is port forwarding enabled for this sandbox, and are the workspace, agent and replica right?)';
   }
   return '';
 }
@@ -94,13 +130,15 @@ export class SandboxApi {
 
   /** The port of the embedded SSH server on the sandbox's loopback. */
   async sshPort(): Promise<number> {
-    const { port } = await this.json<{ port?: unknown }>('GET', '/api/ssh-port', [200]);
-    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) {
-      throw new ForwardError(`GET /api/ssh-port answered an invalid port ${JSON.stringify(port)}`);
-    }
-    return port;
+    return (await this.sshEndpoint()).port;
   }
 
+  /** The SSH server's port and, when the sandbox reports them, its host keys. */
+  async sshEndpoint(): Promise<SshEndpoint> {
+    return parseSshEndpoint(await this.json<unknown>('GET', '/api/ssh-port', [200]));
+  }
+
+  /** Registers a public key; one registered already (200) counts as registered. */
   async registerKey(publicKey: string, name: string): Promise<RegisteredKey> {
     const key = await this.json<RegisteredKey>('POST', '/api/ssh-authorized-keys', [200, 201], {
       publicKey,

@@ -12,8 +12,20 @@ export function markers(name: string): { begin: string; end: string } {
 export interface HostBlock {
   name: string;
   identityFile: string;
+  /** The file the ProxyCommand keeps the sandbox's current host keys in. */
+  knownHostsFile: string;
+  /**
+   * `yes` when the sandbox reports its host keys (the ProxyCommand pins them); `accept-new` for
+   * a sandbox that does not, whose key ssh then takes on each connection (the file starts empty).
+   */
+  strictHostKeyChecking: 'yes' | 'accept-new';
   /** The ProxyCommand as an argument vector; quoted for the shell here. */
   proxyCommand: readonly string[];
+}
+
+/** The name host keys are filed under: also the HostName, which nothing resolves. */
+export function hostKeyAlias(name: string): string {
+  return `paddock-${name}`;
 }
 
 /** Any user name does: the embedded SSH server authenticates by key and runs as the sandbox. */
@@ -33,7 +45,7 @@ function escapePercent(text: string): string {
 function checkPath(what: string, path: string): void {
   // A line break would end the directive; in IdentityFile, `"` ends the quoted path and `${` starts
   // an environment variable. Neither can be escaped, so such a path is refused.
-  if (/[\r\n]/.test(path) || (what === 'IdentityFile' && /"|\$\{/.test(path))) {
+  if (/[\r\n]/.test(path) || (what !== 'ProxyCommand' && /"|\$\{/.test(path))) {
     throw new ForwardError(
       `${what} path ${JSON.stringify(path)} cannot be written to an ssh config`,
     );
@@ -48,22 +60,29 @@ export function proxyCommandLine(argv: readonly string[]): string {
 
 /**
  * The block, markers included, without a trailing newline. The host key of a sandbox is new at
- * every start, so host key checking is off and nothing is remembered: the tunnel's TLS and the
- * routing service's authentication are what protect the connection (docs/sandbox/remote-access.md).
+ * every start, so it is not remembered across connections: the ProxyCommand writes the key the
+ * sandbox reports now into UserKnownHostsFile before ssh checks it, under HostKeyAlias
+ * (docs/decisions/0024-ssh-through-the-dashboard.md).
  */
 export function renderHostBlock(block: HostBlock): string {
   checkPath('IdentityFile', block.identityFile);
+  checkPath('UserKnownHostsFile', block.knownHostsFile);
   const { begin, end } = markers(block.name);
   return [
     begin,
     `Host ${block.name}`,
-    `  HostName paddock-${block.name}`,
+    `  HostName ${hostKeyAlias(block.name)}`,
+    `  HostKeyAlias ${hostKeyAlias(block.name)}`,
     `  User ${SSH_USER}`,
     `  IdentityFile "${escapePercent(block.identityFile)}"`,
     '  IdentitiesOnly yes',
-    '  StrictHostKeyChecking no',
-    '  UserKnownHostsFile /dev/null',
-    // Without it ssh warns at every connection that it "permanently added" the host key to /dev/null.
+    `  StrictHostKeyChecking ${block.strictHostKeyChecking}`,
+    `  UserKnownHostsFile "${escapePercent(block.knownHostsFile)}"`,
+    // Host keys are never hashed in this file: it is rewritten for every connection anyway.
+    '  HashKnownHosts no',
+    // The global known_hosts files know nothing of this host, and must not be asked to.
+    '  GlobalKnownHostsFile /dev/null',
+    // With accept-new, ssh says at every connection that it "permanently added" the key.
     '  LogLevel ERROR',
     `  ProxyCommand ${proxyCommandLine(block.proxyCommand)}`,
     end,

@@ -7,10 +7,12 @@ import {
   readCredentialsFile,
   resolveTarget,
   type CredentialsFile,
+  type Target,
 } from './credentials.js';
 import { ForwardError } from './failure.js';
+import { knownHostsText, parsePublicKeyFile, writeKnownHosts } from './known-hosts.js';
 import { SandboxApi, type RegisteredKey } from './sandbox-api.js';
-import { hostLinesFor, renderHostBlock, replaceHostBlock } from './ssh-config.js';
+import { hostKeyAlias, hostLinesFor, renderHostBlock, replaceHostBlock } from './ssh-config.js';
 
 /** Folders that hold keys and credentials: the owner only, as OpenSSH wants ~/.ssh. */
 const PRIVATE_DIR_MODE = 0o700;
@@ -26,6 +28,8 @@ export interface SshSetupPaths {
   sshConfig: string;
   /** The 0600 JSON file with the target, its credentials and the registered key's id. */
   credentialsFile: string;
+  /** The sandbox's current host keys, rewritten by the ProxyCommand before each connection. */
+  knownHostsFile: string;
 }
 
 /** Where ssh-setup NAME keeps its files. Pure: home and environment are arguments. */
@@ -43,6 +47,7 @@ export function sshSetupPaths(
     keyFile: resolve(options.keyFile ?? join(home, '.ssh', `paddock_${name}`)),
     sshConfig: resolve(options.sshConfig ?? join(home, '.ssh', 'config')),
     credentialsFile: resolve(configHome, 'paddock', `forward-${name}.json`),
+    knownHostsFile: resolve(configHome, 'paddock', `forward-${name}.known_hosts`),
   };
 }
 
@@ -88,13 +93,14 @@ export async function sshSetup(options: SshSetupOptions): Promise<SshSetupResult
   await sshKeygen(['-q', '-t', 'ed25519', '-N', '', '-C', `paddock-${name}`, '-f', pending]);
   let key: RegisteredKey;
   try {
-    const publicKey = (await readFile(`${pending}.pub`, 'utf8')).trim();
-    key = await api.registerKey(publicKey, name);
+    // Registered under the key's comment, as the ProxyCommand registers it again after a restart.
+    const publicKey = parsePublicKeyFile(await readFile(`${pending}.pub`, 'utf8'), pending);
+    key = await api.registerKey(publicKey.line, publicKey.comment);
   } catch (err) {
     await removeKeyPair(pending);
     throw err;
   }
-  log(`Registered key ${key.fingerprint} as "${name}" (id ${key.id})`);
+  log(`Registered key ${key.fingerprint} as "${key.name}" (id ${key.id})`);
 
   let previous: SshSetupResult['previous'] = 'none';
   if (existing?.sshKey) {
@@ -122,16 +128,28 @@ export async function sshSetup(options: SshSetupOptions): Promise<SshSetupResult
     PRIVATE_FILE_MODE,
   );
 
+  // The sandbox's host keys now: they say whether it reports them at all (then ssh is strict).
+  const { hostKeys } = await api.sshEndpoint();
+  const alias = hostKeyAlias(name);
+  await writeKnownHosts(paths.knownHostsFile, knownHostsText(alias, hostKeys));
+
   const block = renderHostBlock({
     name,
     identityFile: paths.keyFile,
+    knownHostsFile: paths.knownHostsFile,
+    strictHostKeyChecking: hostKeys.length > 0 ? 'yes' : 'accept-new',
     proxyCommand: [
       ...options.proxyProgram,
       '--ssh',
-      '--url',
-      target.url,
+      ...targetArgs(target),
       '--credentials-file',
       paths.credentialsFile,
+      '--register-key',
+      `${paths.keyFile}.pub`,
+      '--known-hosts',
+      paths.knownHostsFile,
+      '--host-key-alias',
+      alias,
     ],
   });
   // A config kept as a symlink (dotfile managers do that) is edited where it really is.
@@ -151,6 +169,25 @@ export async function sshSetup(options: SshSetupOptions): Promise<SshSetupResult
   }
   log(`Wrote "Host ${name}" to ${paths.sshConfig}; connect with: ssh ${name}`);
   return { paths, key, previous };
+}
+
+/**
+ * Where the ProxyCommand goes, for a person reading the config (the credentials file says it too);
+ * never a credential.
+ */
+export function targetArgs(target: Target): string[] {
+  if (target.agent === undefined) return ['--url', target.url];
+  const { dashboard, workspace, agent, replica } = target.agent;
+  return [
+    '--dashboard',
+    dashboard,
+    '--workspace',
+    workspace,
+    '--agent',
+    agent,
+    '--replica',
+    String(replica),
+  ];
 }
 
 async function readIfPresent(path: string): Promise<string | undefined> {

@@ -3,17 +3,28 @@ import { describe, it } from 'node:test';
 import { UsageError } from '@paddock/common';
 import { parseCommandLine } from '@paddock/forward';
 
-const target = {
-  url: 'http://h/',
+const none = {
+  url: undefined,
   token: undefined,
   cookie: undefined,
   headers: [],
   credentialsFile: undefined,
+  dashboard: undefined,
+  workspace: undefined,
+  agent: undefined,
+  replica: undefined,
+  apiKey: undefined,
 };
+const target = { ...none, url: 'http://h/' };
+const noPreparation = { registerKey: undefined, knownHosts: undefined };
 
 describe('the paddock-forward command line', () => {
   it('reads the three modes with their target', () => {
-    assert.deepEqual(parseCommandLine(['--ssh', '--url', 'http://h/']), { kind: 'ssh', target });
+    assert.deepEqual(parseCommandLine(['--ssh', '--url', 'http://h/']), {
+      kind: 'ssh',
+      target,
+      prepare: noPreparation,
+    });
     assert.deepEqual(parseCommandLine(['--port', '5432', '--url=http://h/']), {
       kind: 'port',
       target,
@@ -63,12 +74,54 @@ describe('the paddock-forward command line', () => {
     assert.deepEqual(command, {
       kind: 'ssh',
       target: {
-        url: undefined,
+        ...none,
         token: 't',
         cookie: 'c=1',
         headers: ['X-Forwarded-Sub: alice', 'X-Forwarded-User: Alice'],
         credentialsFile: 'f.json',
       },
+      prepare: noPreparation,
+    });
+  });
+
+  it('reads the dashboard target and what --ssh prepares', () => {
+    const command = parseCommandLine([
+      '--ssh',
+      '--dashboard',
+      'https://paddock.example/',
+      '--workspace',
+      'team',
+      '--agent',
+      'coder',
+      '--replica',
+      '2',
+      '--api-key',
+      'pk_1',
+      '--register-key',
+      '/k.pub',
+      '--known-hosts',
+      '/kh',
+      '--host-key-alias',
+      'paddock-dev',
+    ]);
+    assert.deepEqual(command, {
+      kind: 'ssh',
+      target: {
+        ...none,
+        dashboard: 'https://paddock.example/',
+        workspace: 'team',
+        agent: 'coder',
+        replica: '2',
+        apiKey: 'pk_1',
+      },
+      prepare: { registerKey: '/k.pub', knownHosts: { file: '/kh', hostKeyAlias: 'paddock-dev' } },
+    });
+    assert.deepEqual(parseCommandLine(['ssh-setup', 'dev', '--agent', 'a']), {
+      kind: 'ssh-setup',
+      target: { ...none, agent: 'a' },
+      name: 'dev',
+      keyFile: undefined,
+      sshConfig: undefined,
     });
   });
 
@@ -94,6 +147,14 @@ describe('the paddock-forward command line', () => {
     [['ssh-setup', 'dev', 'extra'], /^unexpected argument "extra"$/],
     [['--ssh', 'extra'], /^unexpected argument "extra"$/],
     [['--bogus'], /Unknown option '--bogus'/],
+    [['--port', '1', '--register-key', 'k'], /^--register-key only goes with --ssh$/],
+    [['ssh-setup', 'dev', '--known-hosts', 'f'], /^--known-hosts only goes with --ssh$/],
+    [['--ssh', '--known-hosts', 'f'], /^--known-hosts and --host-key-alias go together$/],
+    [['--ssh', '--host-key-alias', 'a'], /^--known-hosts and --host-key-alias go together$/],
+    [
+      ['--ssh', '--known-hosts', 'f', '--host-key-alias', 'a b'],
+      /^invalid --host-key-alias "a b"$/,
+    ],
   ];
   for (const [argv, message] of mistakes) {
     it(`refuses ${JSON.stringify(argv)}`, () => {

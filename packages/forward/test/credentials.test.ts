@@ -4,8 +4,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { UsageError } from '@paddock/common';
 import {
+  credentialsFileOf,
   ForwardError,
   normalizeBaseUrl,
+  parseReplica,
+  podName,
+  sandboxBaseUrl,
+  targetForm,
+  type CredentialsFile,
   parseCredentialsFile,
   readCredentialsFile,
   requestHeaders,
@@ -20,13 +26,21 @@ const flags = (over: Partial<TargetFlags> = {}): TargetFlags => ({
   cookie: undefined,
   headers: [],
   credentialsFile: undefined,
+  dashboard: undefined,
+  workspace: undefined,
+  agent: undefined,
+  replica: undefined,
+  apiKey: undefined,
   ...over,
 });
+/** What a --url target holds besides what a test checks. */
+const urlForm = { apiKey: undefined, agent: undefined };
 
 describe('where the target and credentials come from', () => {
   it('takes each setting from the flags, then the file, then the environment', () => {
     const env = { PADDOCK_FORWARD_URL: 'http://env/', PADDOCK_FORWARD_TOKEN: 'env-token' };
     assert.deepEqual(resolveTarget(flags(), {}, env), {
+      ...urlForm,
       url: 'http://env/',
       token: 'env-token',
       cookie: undefined,
@@ -34,6 +48,7 @@ describe('where the target and credentials come from', () => {
     });
     const file = { url: 'https://file.example/ws', token: 'file-token', cookie: 'c=file' };
     assert.deepEqual(resolveTarget(flags(), file, env), {
+      ...urlForm,
       url: 'https://file.example/ws/',
       token: 'file-token',
       cookie: 'c=file',
@@ -45,7 +60,7 @@ describe('where the target and credentials come from', () => {
         file,
         env,
       ),
-      { url: 'http://flag:81/', token: 'flag-token', cookie: 'c=flag', headers: {} },
+      { ...urlForm, url: 'http://flag:81/', token: 'flag-token', cookie: 'c=flag', headers: {} },
     );
   });
 
@@ -56,6 +71,7 @@ describe('where the target and credentials come from', () => {
       PADDOCK_FORWARD_HEADERS: 'X-Forwarded-Sub: env-sub\nX-Api-Key:  k1  \n\n',
     };
     assert.deepEqual(resolveTarget(flags(), {}, env), {
+      ...urlForm,
       url: 'http://env/',
       token: undefined,
       cookie: '_oauth2_proxy=env',
@@ -101,7 +117,7 @@ describe('where the target and credentials come from', () => {
   });
 
   it('needs a URL, and an http(s) one without credentials, query or fragment', () => {
-    assert.throws(() => resolveTarget(flags(), {}, {}), /the sandbox URL is missing/);
+    assert.throws(() => resolveTarget(flags(), {}, {}), /the target is missing/);
     assert.equal(normalizeBaseUrl('https://gw.example/ws/abc'), 'https://gw.example/ws/abc/');
     for (const [url, message] of [
       ['ftp://h/', /http:\/\/ or https:\/\//],
@@ -132,6 +148,142 @@ describe('where the target and credentials come from', () => {
   });
 });
 
+describe('the dashboard form of the target', () => {
+  const door = 'https://paddock.example/api/workspaces/team/agents/coder/pods/coder-0/sandbox/';
+  const agent = {
+    dashboard: 'https://paddock.example/',
+    workspace: 'team',
+    agent: 'coder',
+    replica: 0,
+  };
+  const dashboardFlags = {
+    dashboard: 'https://paddock.example',
+    workspace: 'team',
+    agent: 'coder',
+    apiKey: 'pk_flag',
+  };
+
+  it("resolves to the agent pod's door in the dashboard, with the key as X-API-Key", () => {
+    const target = resolveTarget(flags(dashboardFlags), {}, {});
+    assert.deepEqual(target, {
+      url: door,
+      token: undefined,
+      cookie: undefined,
+      apiKey: 'pk_flag',
+      headers: {},
+      agent,
+    });
+    assert.deepEqual(requestHeaders(target), { 'X-API-Key': 'pk_flag' });
+    assert.deepEqual(credentialsFileOf(target), { ...agent, apiKey: 'pk_flag' });
+  });
+
+  it('takes each setting from the flags, then the file, then the environment', () => {
+    const env = {
+      PADDOCK_DASHBOARD_URL: 'http://env:8080/prefix',
+      PADDOCK_WORKSPACE: 'env-ws',
+      PADDOCK_AGENT: 'env-agent',
+      PADDOCK_API_KEY: 'pk_env',
+    };
+    assert.deepEqual(resolveTarget(flags(), {}, env), {
+      url: 'http://env:8080/prefix/api/workspaces/env-ws/agents/env-agent/pods/env-agent-0/sandbox/',
+      token: undefined,
+      cookie: undefined,
+      apiKey: 'pk_env',
+      headers: {},
+      agent: {
+        dashboard: 'http://env:8080/prefix/',
+        workspace: 'env-ws',
+        agent: 'env-agent',
+        replica: 0,
+      },
+    });
+    const file = { workspace: 'file-ws', replica: 3, apiKey: 'pk_file' };
+    const fromFile = resolveTarget(flags({ agent: 'a' }), file, env);
+    assert.equal(
+      fromFile.url,
+      'http://env:8080/prefix/api/workspaces/file-ws/agents/a/pods/a-3/sandbox/',
+    );
+    assert.equal(fromFile.apiKey, 'pk_file');
+    const fromFlags = resolveTarget(flags({ ...dashboardFlags, replica: '1' }), file, env);
+    assert.equal(
+      fromFlags.url,
+      'https://paddock.example/api/workspaces/team/agents/coder/pods/coder-1/sandbox/',
+    );
+    assert.equal(fromFlags.apiKey, 'pk_flag');
+  });
+
+  it('lets the first layer naming a URL or a dashboard choose the form', () => {
+    const dashEnv = { PADDOCK_DASHBOARD_URL: 'http://d/', PADDOCK_API_KEY: 'pk' };
+    const cases: Array<[TargetFlags, CredentialsFile, NodeJS.ProcessEnv, 'url' | 'dashboard']> = [
+      [flags({ url: 'http://u/' }), { dashboard: 'http://d/' }, dashEnv, 'url'],
+      [flags({ dashboard: 'http://d/' }), { url: 'http://u/' }, {}, 'dashboard'],
+      [flags(), { url: 'http://u/' }, dashEnv, 'url'],
+      [flags(), { dashboard: 'http://d/' }, { PADDOCK_FORWARD_URL: 'http://u/' }, 'dashboard'],
+      [flags(), {}, dashEnv, 'dashboard'],
+      [flags(), {}, { PADDOCK_FORWARD_URL: 'http://u/' }, 'url'],
+    ];
+    for (const [f, file, env, form] of cases) {
+      assert.equal(targetForm(f, file, env), form, JSON.stringify([f, file, env]));
+    }
+    // An ambient dashboard API key never goes to a --url proxy.
+    const urlTarget = resolveTarget(flags({ url: 'http://u/' }), {}, dashEnv);
+    assert.deepEqual(requestHeaders(urlTarget), {});
+  });
+
+  const mistakes: Array<[TargetFlags, CredentialsFile, NodeJS.ProcessEnv, RegExp]> = [
+    [flags({ url: 'http://u/', dashboard: 'http://d/' }), {}, {}, /^--url and --dashboard exclude/],
+    [flags(), { url: 'http://u/', dashboard: 'http://d/' }, {}, /credentials file's "url" and/],
+    [
+      flags({ url: 'http://u/', workspace: 'w' }),
+      {},
+      {},
+      /^--workspace only goes with --dashboard$/,
+    ],
+    [flags({ url: 'http://u/', apiKey: 'k' }), {}, {}, /^--api-key only goes with --dashboard$/],
+    [flags({ ...dashboardFlags, workspace: undefined }), {}, {}, /^the workspace is missing/],
+    [flags({ ...dashboardFlags, agent: undefined }), {}, {}, /^the agent is missing/],
+    [flags({ ...dashboardFlags, apiKey: undefined }), {}, {}, /^the API key is missing/],
+    [flags({ ...dashboardFlags, workspace: 'Team' }), {}, {}, /^--workspace must be a workspace/],
+    [flags({ ...dashboardFlags, agent: '..' }), {}, {}, /^--agent must be/],
+    [flags({ ...dashboardFlags, agent: 'a/b' }), {}, {}, /^--agent must be/],
+    [flags({ ...dashboardFlags, replica: '-1' }), {}, {}, /^--replica must be a whole number/],
+    [flags({ ...dashboardFlags, replica: 'x' }), {}, {}, /^--replica must be a whole number/],
+    [flags({ ...dashboardFlags, dashboard: 'ftp://d/' }), {}, {}, /^--dashboard must be an http/],
+    [flags({ ...dashboardFlags, dashboard: 'https://u:p@d/' }), {}, {}, /use --api-key$/],
+    [flags({ ...dashboardFlags, apiKey: 'a\nb' }), {}, {}, /the API key must not contain line/],
+  ];
+  for (const [f, file, env, message] of mistakes) {
+    it(`refuses ${JSON.stringify({ ...f, headers: undefined })} ${JSON.stringify(file)}`, () => {
+      assert.throws(
+        () => resolveTarget(f, file, env),
+        (err: unknown) => err instanceof UsageError && message.test(err.message),
+      );
+    });
+  }
+
+  it('takes a token or cookie instead of an API key', () => {
+    const target = resolveTarget(
+      flags({ ...dashboardFlags, apiKey: undefined, token: 't' }),
+      {},
+      {},
+    );
+    assert.deepEqual(requestHeaders(target), { Authorization: 'Bearer t' });
+  });
+
+  it('builds the door URL with every name encoded as one path segment', () => {
+    assert.equal(sandboxBaseUrl(agent), door);
+    assert.equal(
+      sandboxBaseUrl({ ...agent, dashboard: 'http://h:1/a/b/', replica: 12 }),
+      'http://h:1/a/b/api/workspaces/team/agents/coder/pods/coder-12/sandbox/',
+    );
+    assert.equal(podName('coder', 0), 'coder-0');
+    assert.equal(parseReplica('0'), 0);
+    assert.equal(parseReplica(7), 7);
+    assert.throws(() => parseReplica(1.5), UsageError);
+    assert.throws(() => parseReplica('12345'), UsageError);
+  });
+});
+
 describe('the credentials file', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   before(async () => {
@@ -156,6 +308,16 @@ describe('the credentials file', () => {
     assert.throws(() => parseCredentialsFile('[]', 'f'), /must hold a JSON object/);
     assert.throws(() => parseCredentialsFile('{"token":1}', 'f'), /"token" must be a string/);
     assert.throws(() => parseCredentialsFile('{"headers":{"A":1}}', 'f'), /header "A"/);
+    assert.deepEqual(
+      parseCredentialsFile(
+        '{"dashboard":"http://d/","workspace":"w","agent":"a","replica":1,"apiKey":"k"}',
+        'f',
+      ),
+      { dashboard: 'http://d/', workspace: 'w', agent: 'a', replica: 1, apiKey: 'k' },
+    );
+    assert.throws(() => parseCredentialsFile('{"replica":"1"}', 'f'), /"replica" must be a whole/);
+    assert.throws(() => parseCredentialsFile('{"replica":-1}', 'f'), /"replica" must be a whole/);
+    assert.throws(() => parseCredentialsFile('{"apiKey":1}', 'f'), /"apiKey" must be a string/);
   });
 
   it('is refused when group or others may read it', async () => {

@@ -28,6 +28,9 @@ const IDENTITY = [
 const TOKEN = 'secret-token-123';
 /** Size of the files copied back and forth: several frames and socket buffers, to exercise backpressure. */
 const PAYLOAD_BYTES = 3 * 1024 * 1024;
+/** A host key no sandbox has. */
+const OTHER_HOST_KEY =
+  'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHYaifk12+lg8L6zev0ygSa+ZK2pVE5Fcx4gkFkHg+nI';
 /** How long to wait for a listener that a child process opens. */
 const LISTEN_WAIT_MS = 30_000;
 
@@ -133,7 +136,7 @@ describe('paddock-forward against a real sandbox and OpenSSH', () => {
       env,
     );
     assertOk(result, 'ssh-setup');
-    assert.match(result.stdout, /^Registered key SHA256:\S+ as "dev" \(id [0-9a-f]+\)$/m);
+    assert.match(result.stdout, /^Registered key SHA256:\S+ as "paddock-dev" \(id [0-9a-f]+\)$/m);
     assert.match(result.stdout, /connect with: ssh dev$/m);
 
     const keyFile = join(home.path, '.ssh', 'paddock_dev');
@@ -164,8 +167,24 @@ describe('paddock-forward against a real sandbox and OpenSSH', () => {
     assert.equal(config.match(/^Host dev$/gm)?.length, 1);
     assert.match(
       config,
-      /^ {2}ProxyCommand \S+ \S+paddock-forward\.js --ssh --url \S+ --credentials-file \S+forward-dev\.json$/m,
+      /^ {2}ProxyCommand \S+ \S+paddock-forward\.js --ssh --url \S+ --credentials-file \S+forward-dev\.json --register-key \S+paddock_dev\.pub --known-hosts \S+forward-dev\.known_hosts --host-key-alias paddock-dev$/m,
     );
+    // Strict when the sandbox reports its host keys; otherwise ssh takes the one the tunnel shows.
+    const { hostKeys } = (await (
+      await fetch(`${sandbox.apiBase}/api/ssh-port`, { headers: as('alice') })
+    ).json()) as { hostKeys?: string[] };
+    const knownHosts = join(home.path, '.config', 'paddock', 'forward-dev.known_hosts');
+    assert.equal((await stat(knownHosts)).mode & 0o777, 0o600);
+    if (hostKeys === undefined) {
+      assert.match(config, /^ {2}StrictHostKeyChecking accept-new$/m);
+      assert.equal(await readFile(knownHosts, 'utf8'), '');
+    } else {
+      assert.match(config, /^ {2}StrictHostKeyChecking yes$/m);
+      assert.equal(
+        await readFile(knownHosts, 'utf8'),
+        hostKeys.map((k) => `paddock-dev ${k}\n`).join(''),
+      );
+    }
 
     const keys = await fetch(`${sandbox.apiBase}/api/ssh-authorized-keys`, {
       headers: as('alice'),
@@ -173,7 +192,7 @@ describe('paddock-forward against a real sandbox and OpenSSH', () => {
     const listed = ((await keys.json()) as { keys: Array<{ id: string; name: string }> }).keys;
     assert.deepEqual(
       listed.map((k) => [k.id, k.name]),
-      [[stored.sshKey.id, 'dev']],
+      [[stored.sshKey.id, 'paddock-dev']],
     );
     firstKeyCopy = join(home.path, 'first-key');
     await copyFile(keyFile, firstKeyCopy);
@@ -240,6 +259,47 @@ describe('paddock-forward against a real sandbox and OpenSSH', () => {
       await tunnel.stop();
       http.close();
     }
+  });
+
+  it('registers the key again when the sandbox has forgotten it, and refreshes the host key', async () => {
+    const keyList = () =>
+      fetch(`${sandbox.apiBase}/api/ssh-authorized-keys`, { headers: as('alice') })
+        .then((res) => res.json() as Promise<{ keys: Array<{ id: string }> }>)
+        .then((body) => body.keys.map((k) => k.id));
+    const [id] = await keyList();
+    const deleted = await fetch(`${sandbox.apiBase}/api/ssh-authorized-keys/${id}`, {
+      method: 'DELETE',
+      headers: as('alice'),
+    });
+    assert.equal(deleted.status, 204);
+    // A host key the sandbox never had, as if it had restarted since the last connection.
+    const knownHosts = join(home.path, '.config', 'paddock', 'forward-dev.known_hosts');
+    await writeFile(knownHosts, `paddock-dev ${OTHER_HOST_KEY}\n`);
+
+    const result = await openssh('ssh', ['dev', 'echo again']);
+    assertOk(result, 'ssh after the key was forgotten');
+    assert.equal(result.stdout, 'again\n');
+    assert.deepEqual(await keyList(), [id]);
+    assert.match(await readFile(knownHosts, 'utf8'), /^paddock-dev ssh-ed25519 \S+\n$/);
+    assert.ok(!(await readFile(knownHosts, 'utf8')).includes('AAAAIHYaifk12'));
+  });
+
+  it('refuses an SSH server whose host key is not the one the sandbox reports', async () => {
+    // The same block, with a ProxyCommand that leaves the known_hosts file as it is.
+    const config = await readFile(sshConfig, 'utf8');
+    const stale = join(home.path, 'stale-known-hosts');
+    await writeFile(stale, `paddock-dev ${OTHER_HOST_KEY}\n`, { mode: 0o600 });
+    const staleConfig = join(home.path, 'stale-config');
+    await writeFile(
+      staleConfig,
+      config
+        .replace(/ --known-hosts \S+ --host-key-alias paddock-dev$/m, '')
+        .replace(/UserKnownHostsFile "[^"]+"/, `UserKnownHostsFile "${stale}"`),
+      { mode: 0o600 },
+    );
+    const refused = await openssh('ssh', ['dev', 'true'], staleConfig);
+    assert.equal(refused.code, 255);
+    assert.match(refused.stderr, /Host key verification failed/);
   });
 
   it('replaces the key on a re-run: the old one no longer authenticates', async () => {

@@ -7,12 +7,15 @@ import {
   renderHostBlock,
   replaceHostBlock,
   shellQuote,
+  type HostBlock,
 } from '@paddock/forward';
 
 const block = (name: string, key = `/home/me/.ssh/paddock_${name}`) =>
   renderHostBlock({
     name,
     identityFile: key,
+    knownHostsFile: `/home/me/.config/paddock/forward-${name}.known_hosts`,
+    strictHostKeyChecking: 'yes',
     proxyCommand: [
       '/usr/bin/node',
       '/opt/paddock/bin/paddock-forward.js',
@@ -22,6 +25,14 @@ const block = (name: string, key = `/home/me/.ssh/paddock_${name}`) =>
     ],
   });
 
+const minimal: HostBlock = {
+  name: 'x',
+  identityFile: '/k',
+  knownHostsFile: '/h',
+  strictHostKeyChecking: 'yes',
+  proxyCommand: ['n'],
+};
+
 describe('the ssh config block', () => {
   it('renders Host NAME between markers, with the ProxyCommand quoted for the shell', () => {
     assert.equal(
@@ -30,11 +41,14 @@ describe('the ssh config block', () => {
         '# paddock-forward dev begin',
         'Host dev',
         '  HostName paddock-dev',
+        '  HostKeyAlias paddock-dev',
         '  User workspace',
         '  IdentityFile "/home/me/.ssh/paddock_dev"',
         '  IdentitiesOnly yes',
-        '  StrictHostKeyChecking no',
-        '  UserKnownHostsFile /dev/null',
+        '  StrictHostKeyChecking yes',
+        '  UserKnownHostsFile "/home/me/.config/paddock/forward-dev.known_hosts"',
+        '  HashKnownHosts no',
+        '  GlobalKnownHostsFile /dev/null',
         '  LogLevel ERROR',
         '  ProxyCommand /usr/bin/node /opt/paddock/bin/paddock-forward.js --ssh --url https://ws.example/',
         '# paddock-forward dev end',
@@ -48,20 +62,26 @@ describe('the ssh config block', () => {
     assert.equal(shellQuote(`it's $HOME`), `'it'\\''s $HOME'`);
     assert.equal(shellQuote(''), `''`);
     assert.equal(proxyCommandLine(['/a b/node', '100%']), `'/a b/node' '100%%'`);
-    const withPercent = renderHostBlock({ name: 'x', identityFile: '/k/50%', proxyCommand: ['n'] });
+    const withPercent = renderHostBlock({
+      ...minimal,
+      identityFile: '/k/50%',
+      knownHostsFile: '/h%',
+    });
     assert.match(withPercent, /IdentityFile "\/k\/50%%"/);
+    assert.match(withPercent, /UserKnownHostsFile "\/h%%"/);
   });
 
   it('refuses paths an ssh config cannot hold', () => {
     assert.throws(() => proxyCommandLine(['a\nb']), ForwardError);
-    assert.throws(
-      () => renderHostBlock({ name: 'x', identityFile: '/k/"q"', proxyCommand: ['n'] }),
-      ForwardError,
-    );
-    assert.throws(
-      () => renderHostBlock({ name: 'x', identityFile: '/k/${HOME}', proxyCommand: ['n'] }),
-      ForwardError,
-    );
+    for (const bad of ['/k/"q"', '/k/${HOME}', '/k/a\nb']) {
+      assert.throws(() => renderHostBlock({ ...minimal, identityFile: bad }), ForwardError);
+      assert.throws(() => renderHostBlock({ ...minimal, knownHostsFile: bad }), ForwardError);
+    }
+  });
+
+  it('takes the key of a sandbox that does not report its host keys on first sight', () => {
+    const text = renderHostBlock({ ...minimal, strictHostKeyChecking: 'accept-new' });
+    assert.match(text, /^ {2}StrictHostKeyChecking accept-new$/m);
   });
 });
 

@@ -43,6 +43,7 @@ export const PREREQUISITES: readonly Prerequisite[] = [
   { what: 'unzip', debianPackage: 'unzip', found: () => onPath('unzip') },
   { what: 'kubectl', debianPackage: 'kubernetes-client', found: () => onPath('kubectl') },
   { what: 'zip', debianPackage: 'zip', found: () => onPath('zip') },
+  { what: 'rsync', debianPackage: 'rsync', found: () => onPath('rsync') },
 ];
 
 export function missingPrerequisites(list = PREREQUISITES): Prerequisite[] {

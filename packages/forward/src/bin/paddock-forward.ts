@@ -1,9 +1,10 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { packageInfo, runMain } from '@paddock/common';
-import { parseCommandLine, USAGE, type TargetFlags } from '../command-line.js';
+import { parseCommandLine, USAGE, type SshPreparation, type TargetFlags } from '../command-line.js';
 import { readCredentialsFile, resolveTarget, type Target } from '../credentials.js';
 import { ForwardError } from '../failure.js';
+import { knownHostsText, readPublicKeyFile, writeKnownHosts } from '../known-hosts.js';
 import { forwardLocalPort, formatHostPort } from '../local-forward.js';
 import { SandboxApi } from '../sandbox-api.js';
 import { sshSetup } from '../ssh-setup.js';
@@ -18,11 +19,26 @@ async function target(flags: TargetFlags): Promise<Target> {
   return resolveTarget(flags, file, process.env);
 }
 
-/** ProxyCommand mode: stdin and stdout are ssh's connection to the workspace's SSH server. */
-async function proxySsh(flags: TargetFlags): Promise<number> {
+/**
+ * ProxyCommand mode: stdin and stdout are ssh's connection to the workspace's SSH server. First,
+ * so that a restarted sandbox (which forgot the keys and made a new host key) just works: the key
+ * is registered again (a no-op while it is known) and the current host keys go to the known_hosts
+ * file ssh reads once the server presents its key, which is after this.
+ */
+async function proxySsh(flags: TargetFlags, prepare: SshPreparation): Promise<number> {
   const t = await target(flags);
-  const port = await new SandboxApi(t).sshPort();
-  const tunnel = await openTunnel(t, port);
+  const api = new SandboxApi(t);
+  const register = async () => {
+    if (prepare.registerKey === undefined) return;
+    const key = await readPublicKeyFile(prepare.registerKey);
+    await api.registerKey(key.line, key.comment);
+  };
+  const [, endpoint] = await Promise.all([register(), api.sshEndpoint()]);
+  if (prepare.knownHosts !== undefined) {
+    const { file, hostKeyAlias } = prepare.knownHosts;
+    await writeKnownHosts(file, knownHostsText(hostKeyAlias, endpoint.hostKeys));
+  }
+  const tunnel = await openTunnel(t, endpoint.port);
   const end = await pipeTunnel(tunnel, process.stdin, process.stdout, { endOutput: false });
   process.stdin.destroy();
   if (end.normal) return 0;
@@ -61,7 +77,7 @@ async function main(): Promise<void> {
       case 'version':
         return void process.stdout.write(`${info.version}\n`);
       case 'ssh':
-        exitCode = await proxySsh(command.target);
+        exitCode = await proxySsh(command.target, command.prepare);
         break;
       case 'port':
         await forwardPort(command.target, command.remotePort, command.localPort, command.bind);

@@ -508,7 +508,10 @@ function buildDocument(version: string): OpenApiDocument {
             'does). It accepts public keys registered with `/api/ssh-authorized-keys` only (any ' +
             'user name), runs shells, commands and SFTP in the workspace root, and allows `ssh -L` ' +
             'to the sandbox’s loopback only. Its ed25519 host key is new at every start and never ' +
-            'stored, so clients cannot pin it. 503 while it is not listening (shutting down).',
+            'stored; `hostKeys` holds its public half, so that a client which reached this route ' +
+            'through its authenticated proxy can pin it for the connection it opens next ' +
+            '(`paddock-forward` writes it to the known_hosts file its ssh config names). 503 while ' +
+            'it is not listening (shutting down).',
           tags: ['ssh'],
           responses: {
             '200': {
@@ -711,10 +714,15 @@ function buildDocument(version: string): OpenApiDocument {
         },
         SshPort: {
           type: 'object',
-          required: ['port', 'host'],
+          required: ['port', 'host', 'hostKeys'],
           properties: {
             port: { type: 'integer', minimum: 1, maximum: 65535 },
             host: { type: 'string', const: '127.0.0.1' },
+            hostKeys: {
+              type: 'array',
+              description: 'The host public keys, `<type> <base64>` as in known_hosts.',
+              items: { type: 'string', examples: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI…'] },
+            },
           },
         },
       },

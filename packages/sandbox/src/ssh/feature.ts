@@ -17,7 +17,9 @@ export const sshFeature: FeatureModule = async (app, ctx) => {
     audit: ctx.audit,
   });
   let listening = true;
-  registerSshRoutes(app, ctx, keys, () => (listening ? server.port : undefined));
+  registerSshRoutes(app, ctx, keys, () =>
+    listening ? { port: server.port, hostKeys: server.hostKeys } : undefined,
+  );
   ctx.logger.info({ sshPort: server.port }, 'SSH server listening on 127.0.0.1');
   return {
     close: async () => {

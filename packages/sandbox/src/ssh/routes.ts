@@ -50,7 +50,7 @@ export function registerSshRoutes(
   app: FastifyInstance,
   ctx: ApiContext,
   keys: SshKeyRegistry,
-  sshPort: () => number | undefined,
+  sshListener: () => { port: number; hostKeys: string[] } | undefined,
 ): void {
   app.post('/api/ssh-authorized-keys', (req, reply) => {
     const body = parseNewKeyBody(req.body);
@@ -80,8 +80,8 @@ export function registerSshRoutes(
   });
 
   app.get('/api/ssh-port', (_req, reply) => {
-    const port = sshPort();
-    if (port === undefined) throw httpErrors.unavailable('the SSH server is not listening');
-    return reply.send({ port, host: '127.0.0.1' });
+    const listener = sshListener();
+    if (listener === undefined) throw httpErrors.unavailable('the SSH server is not listening');
+    return reply.send({ port: listener.port, host: '127.0.0.1', hostKeys: listener.hostKeys });
   });
 }

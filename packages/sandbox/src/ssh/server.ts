@@ -59,6 +59,8 @@ export interface SshServerOptions {
 export interface SshServer {
   /** The port on 127.0.0.1. */
   port: number;
+  /** Its host public keys as `<type> <base64>` lines, for clients to pin (GET /api/ssh-port). */
+  hostKeys: string[];
   /** Stops listening, ends every connection and kills every process group its sessions started. */
   close(): Promise<void>;
 }
@@ -73,8 +75,9 @@ export function hostPrivateKey(): string {
  * tunnel. Its ed25519 host key is generated at every start and lives only in memory.
  */
 export async function startSshServer(options: SshServerOptions): Promise<SshServer> {
+  const hostKey = ed25519KeyPair();
   const ssh = new ssh2.Server({
-    hostKeys: [hostPrivateKey()],
+    hostKeys: [hostKey.private],
     ident: SERVER_IDENT,
     keepaliveInterval: KEEPALIVE_INTERVAL_MS,
     keepaliveCountMax: KEEPALIVE_COUNT_MAX,
@@ -125,6 +128,8 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
 
   return {
     port,
+    // The public half without a comment, as a known_hosts line holds it after the host name.
+    hostKeys: [hostKey.public.trim().split(/\s+/).slice(0, 2).join(' ')],
     close: async () => {
       const closed = new Promise<void>((resolve) => tcp.close(() => resolve()));
       await Promise.all([...connections].map((c) => c.terminate()));
