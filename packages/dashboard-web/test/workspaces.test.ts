@@ -451,13 +451,15 @@ describe('the workspace pages', () => {
       .getByRole('table', { name: 'Pods of the agent logger' })
       .getByText('logger-0')
       .waitFor();
-    const log = page.getByRole('log', { name: 'Log of pod logger-0, container agent' });
-    await log.getByText(/starting\s+ready/).waitFor();
     const events = page.getByRole('table', { name: /Events of the agent logger/ });
     assert.match(
       await textOf(events.getByRole('row').nth(1)),
       /Normal Started Started container agent Pod logger-0 1/,
     );
+    // The log has a tab of its own.
+    await page.getByRole('tab', { name: 'Log' }).click();
+    const log = page.getByRole('log', { name: 'Log of pod logger-0, container agent' });
+    await log.getByText(/starting\s+ready/).waitFor();
 
     const aborted: string[] = [];
     page.on('requestfailed', (request) => {

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from './prerequisites.js';
@@ -25,11 +25,33 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Saves a full-page screenshot of the page as test-artifacts/screenshots/<name>.png. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Where the documentation's pictures of the web interface live. */
+export const DOCS_IMAGES_DIR = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  '..',
+  'docs',
+  'dashboard',
+  'images',
+);
+
+/**
+ * Saves a full-page screenshot of the page as test-artifacts/screenshots/<name>.png. A picture the
+ * documentation shows passes `docs: true`: with PADDOCK_DOCS_IMAGES=1 in the environment, the run
+ * also writes it to docs/dashboard/images, which is how those pictures are made and refreshed.
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { docs?: boolean } = {},
+): Promise<string> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
+  if (options.docs === true && process.env.PADDOCK_DOCS_IMAGES === '1') {
+    await copyFile(path, join(DOCS_IMAGES_DIR, `${name}.png`));
+  }
   return path;
 }
 

@@ -1,15 +1,55 @@
-import { Link, useParams } from 'react-router';
+import {
+  Suspense,
+  lazy,
+  useCallback,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { seg } from '../../api';
 import { formatTime } from '../../ui/format';
 import { Empty, ErrorState, Loading } from '../../ui/states';
 import { useApi } from '../../ui/use-api';
+import { ChangesPanel } from './changes';
+import { ConnectPanel } from './connect';
 import { apiPath, errorSentence, isCode } from './errors';
 import { LogViewer } from './log-viewer';
 import { ConditionList, FocusHeading, PhaseBadge, When, usd } from './parts';
-import type { AgentDetails, EventList } from './types';
+import type { PodRef } from './sandbox-door';
+import type { AgentDetails, EventList, Pod, WorkspacePermissions } from './types';
 import type { WorkspaceViewProps } from './workspace';
 
-/** `agents/:agentName`: one agent, its pods, its log and its events. */
+// The terminal (xterm.js) and the viewer's highlighting (highlight.js) load when first opened.
+const FilesPanel = lazy(() => import('./files').then((m) => ({ default: m.FilesPanel })));
+const TerminalPanel = lazy(() => import('./terminal').then((m) => ({ default: m.TerminalPanel })));
+
+type TabKey = 'overview' | 'files' | 'changes' | 'terminal' | 'connect' | 'log';
+
+const TABS: { key: TabKey; label: string; allowed: (p: WorkspacePermissions) => boolean }[] = [
+  { key: 'overview', label: 'Overview', allowed: () => true },
+  { key: 'files', label: 'Files', allowed: (p) => p.viewFiles === true },
+  { key: 'changes', label: 'Changes', allowed: (p) => p.viewFiles === true },
+  // Absent, not merely failing, for those who may not open one.
+  { key: 'terminal', label: 'Terminal', allowed: (p) => p.useTerminal === true },
+  { key: 'connect', label: 'Connect', allowed: () => true },
+  { key: 'log', label: 'Log', allowed: () => true },
+];
+
+/** The pod the workspace tabs start with: the first running one by name, else the first. */
+function defaultPod(pods: Pod[]): string | undefined {
+  const byName = [...pods].sort((a, b) => a.name.localeCompare(b.name));
+  return (byName.find((p) => p.phase === 'Running') ?? byName[0])?.name;
+}
+
+/**
+ * `agents/:agentName`: one agent in tabs: its overview (facts, pods, events), its workspace
+ * (files, changes, a terminal) on the pod chosen, how to connect to it, and its log. The tab, the
+ * pod and the open file are in the address (`?tab=files&pod=writer-1&path=src/a.ts`).
+ */
 export function AgentPage({ workspace }: WorkspaceViewProps) {
   const { agentName = '' } = useParams();
   const path = apiPath(workspace.name, 'agents', agentName);
@@ -53,121 +93,332 @@ export function AgentPage({ workspace }: WorkspaceViewProps) {
       ) : agent === undefined ? (
         <Loading label="Loading the agent" />
       ) : (
-        <>
-          <div className="ws-overview">
-            <section className="card ws-wide" aria-labelledby="agent-facts-title">
-              <h3 id="agent-facts-title">Facts</h3>
-              <dl className="facts ws-facts-2">
-                <dt>Phase</dt>
-                <dd>
-                  <PhaseBadge phase={agent.phase} />
-                  {agent.pausedForBudget && (
-                    <>
-                      {' '}
-                      <span className="badge bad">Paused for budget</span>
-                    </>
-                  )}
-                </dd>
-                <dt>Replicas</dt>
-                <dd>
-                  {agent.readyReplicas} ready, {agent.currentReplicas} running, {agent.replicas}{' '}
-                  wanted
-                </dd>
-                <dt>Prompt pack</dt>
-                <dd>
-                  <Link to={`/workspaces/${seg(workspace.name)}/promptpacks`}>
-                    {agent.promptPack}
-                  </Link>
-                </dd>
-                <dt>Model</dt>
-                <dd>{agent.model ?? 'default'}</dd>
-                <dt>Image</dt>
-                <dd>{agent.image === null ? 'default' : <code>{agent.image}</code>}</dd>
-                <dt>Spent today</dt>
-                <dd>{usd(agent.costUsage?.dailySpend ?? null)}</dd>
-                <dt>Spent this month</dt>
-                <dd>{usd(agent.costUsage?.monthlySpend ?? null)}</dd>
-                <dt>Created</dt>
-                <dd>{formatTime(agent.createdAt)}</dd>
-                <dt>Environment</dt>
-                <dd>
-                  {Object.keys(agent.env).length === 0 ? (
-                    'No variables'
-                  ) : (
-                    <ul className="ws-env">
-                      {Object.entries(agent.env).map(([key, value]) => (
-                        <li key={key}>
-                          <code>
-                            {key}={value}
-                          </code>
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </dd>
-              </dl>
-            </section>
-            <section className="card ws-wide" aria-labelledby="agent-conditions-title">
-              <h3 id="agent-conditions-title">Conditions</h3>
-              <ConditionList
-                conditions={agent.conditions}
-                caption={`Conditions of the agent ${agent.name}`}
-              />
-            </section>
-          </div>
-
-          <section aria-labelledby="pods-title">
-            <h3 id="pods-title">Pods</h3>
-            {agent.pods.length === 0 ? (
-              <Empty title="No pods">
-                <p>
-                  {agent.replicas === 0
-                    ? 'The agent is scaled to 0 replicas.'
-                    : 'No pod runs for this agent yet.'}
-                </p>
-              </Empty>
-            ) : (
-              <div className="table-wrap">
-                <table className="ws-stack">
-                  <caption className="ws-visually-hidden">Pods of the agent {agent.name}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Phase</th>
-                      <th scope="col">Containers</th>
-                      <th scope="col">Started</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {agent.pods.map((pod) => (
-                      <tr key={pod.name}>
-                        <th scope="row">
-                          <code>{pod.name}</code>
-                        </th>
-                        <td data-label="Phase">
-                          <PhaseBadge phase={pod.phase} />
-                        </td>
-                        <td data-label="Containers">{pod.containers.join(', ') || '—'}</td>
-                        <td data-label="Started">
-                          <When value={pod.startedAt} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-          </section>
-
-          <section aria-labelledby="logs-title">
-            <h3 id="logs-title">Log</h3>
-            <LogViewer workspace={workspace.name} agent={agent.name} pods={agent.pods} />
-          </section>
-
-          <Events path={`${path}/events?limit=1000`} agent={agent.name} />
-        </>
+        <AgentTabs
+          workspace={workspace.name}
+          agent={agent}
+          permissions={workspace.permissions}
+          overview={<AgentOverview agent={agent} workspace={workspace.name} path={path} />}
+        />
       )}
     </section>
+  );
+}
+
+function AgentTabs({
+  workspace,
+  agent,
+  permissions,
+  overview,
+}: {
+  workspace: string;
+  agent: AgentDetails;
+  permissions: WorkspacePermissions;
+  overview: ReactNode;
+}) {
+  const id = useId();
+  const [params, setParams] = useSearchParams();
+  const tabs = TABS.filter((t) => t.allowed(permissions));
+  const active = tabs.find((t) => t.key === params.get('tab'))?.key ?? 'overview';
+  const podNames = agent.pods.map((p) => p.name).sort((a, b) => a.localeCompare(b));
+  const podParam = params.get('pod');
+  const podName =
+    podParam !== null && podNames.includes(podParam) ? podParam : defaultPod(agent.pods);
+  const openPath = params.get('path');
+  const tabRefs = useRef(new Map<TabKey, HTMLButtonElement>());
+
+  // Panels stay mounted once opened, so a shell or the feed of changes lives on behind another tab.
+  const [visited, setVisited] = useState<ReadonlySet<TabKey>>(() => new Set([active]));
+  if (!visited.has(active)) setVisited(new Set([...visited, active]));
+
+  const update = useCallback(
+    (changes: Record<string, string | null>) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          for (const [key, value] of Object.entries(changes)) {
+            if (value === null) next.delete(key);
+            else next.set(key, value);
+          }
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+
+  const choose = (key: TabKey, focus = false) => {
+    update({ tab: key === 'overview' ? null : key });
+    if (focus) tabRefs.current.get(key)?.focus();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
+    const at = tabs.findIndex((t) => t.key === active);
+    const to =
+      event.key === 'ArrowRight'
+        ? (at + 1) % tabs.length
+        : event.key === 'ArrowLeft'
+          ? (at - 1 + tabs.length) % tabs.length
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? tabs.length - 1
+              : -1;
+    if (to === -1) return;
+    event.preventDefault();
+    choose(tabs[to]!.key, true);
+  };
+
+  // One object per pod: the panels reconnect only when the pod changes.
+  const pod = useMemo<PodRef | undefined>(
+    () => (podName === undefined ? undefined : { workspace, agent: agent.name, pod: podName }),
+    [workspace, agent.name, podName],
+  );
+  // The Files tab reads its tree again after the change feed could not replay what it missed.
+  const [treeRound, setTreeRound] = useState(0);
+  const onReset = useCallback(() => setTreeRound((r) => r + 1), []);
+  const openInFiles = useCallback((file: string) => update({ tab: 'files', path: file }), [update]);
+  const selectFile = useCallback((file: string | null) => update({ path: file }), [update]);
+
+  const needsPod = (content: ReactNode) =>
+    pod === undefined ? (
+      <Empty title="No pod runs">
+        <p>
+          {agent.replicas === 0
+            ? 'The agent is scaled to 0 replicas, so there is no workspace to open.'
+            : 'No pod runs for this agent yet: its workspace opens once one does.'}
+        </p>
+      </Empty>
+    ) : (
+      content
+    );
+
+  const panel = (key: TabKey) => {
+    switch (key) {
+      case 'overview':
+        return overview;
+      case 'files':
+        return needsPod(
+          pod !== undefined && (
+            <FilesPanel
+              key={`${pod.pod}:${treeRound}`}
+              pod={pod}
+              selected={openPath}
+              onSelect={selectFile}
+            />
+          ),
+        );
+      case 'changes':
+        return needsPod(
+          pod !== undefined && (
+            <ChangesPanel key={pod.pod} pod={pod} onOpen={openInFiles} onReset={onReset} />
+          ),
+        );
+      case 'terminal':
+        return needsPod(pod !== undefined && <TerminalPanel key={pod.pod} pod={pod} />);
+      case 'connect':
+        return (
+          <ConnectPanel
+            workspace={workspace}
+            agent={agent.name}
+            pods={podNames}
+            permissions={permissions}
+          />
+        );
+      case 'log':
+        return <LogViewer workspace={workspace} agent={agent.name} pods={agent.pods} />;
+    }
+  };
+
+  const showsPod = active === 'files' || active === 'changes' || active === 'terminal';
+  return (
+    <div className="ws-agent-tabs">
+      <div className="ws-agent-tabbar">
+        <div
+          className="tabs ws-tablist"
+          role="tablist"
+          aria-label={`Views of the agent ${agent.name}`}
+        >
+          {tabs.map((tab) => (
+            <button
+              key={tab.key}
+              ref={(el) => {
+                if (el === null) tabRefs.current.delete(tab.key);
+                else tabRefs.current.set(tab.key, el);
+              }}
+              type="button"
+              role="tab"
+              id={`${id}-tab-${tab.key}`}
+              aria-controls={`${id}-panel-${tab.key}`}
+              aria-selected={tab.key === active}
+              tabIndex={tab.key === active ? 0 : -1}
+              className={tab.key === active ? 'active' : undefined}
+              onClick={() => choose(tab.key)}
+              onKeyDown={onKeyDown}
+            >
+              {tab.label}
+            </button>
+          ))}
+        </div>
+        {showsPod && podNames.length > 1 && podName !== undefined && (
+          <div className="field ws-pod-picker">
+            <label htmlFor={`${id}-pod`}>Pod</label>
+            <select
+              id={`${id}-pod`}
+              value={podName}
+              onChange={(e) => update({ pod: e.target.value, path: null })}
+            >
+              {agent.pods
+                .slice()
+                .sort((a, b) => a.name.localeCompare(b.name))
+                .map((p) => (
+                  <option key={p.name} value={p.name}>
+                    {p.name} ({p.phase})
+                  </option>
+                ))}
+            </select>
+          </div>
+        )}
+        {showsPod && podNames.length === 1 && podName !== undefined && (
+          <p className="ws-pod-picker muted ws-small">
+            Pod <code>{podName}</code>
+          </p>
+        )}
+      </div>
+      {tabs
+        .filter((tab) => visited.has(tab.key))
+        .map((tab) => (
+          <div
+            key={tab.key}
+            role="tabpanel"
+            id={`${id}-panel-${tab.key}`}
+            aria-labelledby={`${id}-tab-${tab.key}`}
+            hidden={tab.key !== active}
+            className="ws-agent-panel"
+          >
+            <Suspense fallback={<Loading label={`Loading ${tab.label}`} />}>
+              {panel(tab.key)}
+            </Suspense>
+          </div>
+        ))}
+    </div>
+  );
+}
+
+function AgentOverview({
+  agent,
+  workspace,
+  path,
+}: {
+  agent: AgentDetails;
+  workspace: string;
+  path: string;
+}) {
+  return (
+    <>
+      <div className="ws-overview">
+        <section className="card ws-wide" aria-labelledby="agent-facts-title">
+          <h3 id="agent-facts-title">Facts</h3>
+          <dl className="facts ws-facts-2">
+            <dt>Phase</dt>
+            <dd>
+              <PhaseBadge phase={agent.phase} />
+              {agent.pausedForBudget && (
+                <>
+                  {' '}
+                  <span className="badge bad">Paused for budget</span>
+                </>
+              )}
+            </dd>
+            <dt>Replicas</dt>
+            <dd>
+              {agent.readyReplicas} ready, {agent.currentReplicas} running, {agent.replicas} wanted
+            </dd>
+            <dt>Prompt pack</dt>
+            <dd>
+              <Link to={`/workspaces/${seg(workspace)}/promptpacks`}>{agent.promptPack}</Link>
+            </dd>
+            <dt>Model</dt>
+            <dd>{agent.model ?? 'default'}</dd>
+            <dt>Image</dt>
+            <dd>{agent.image === null ? 'default' : <code>{agent.image}</code>}</dd>
+            <dt>Spent today</dt>
+            <dd>{usd(agent.costUsage?.dailySpend ?? null)}</dd>
+            <dt>Spent this month</dt>
+            <dd>{usd(agent.costUsage?.monthlySpend ?? null)}</dd>
+            <dt>Created</dt>
+            <dd>{formatTime(agent.createdAt)}</dd>
+            <dt>Environment</dt>
+            <dd>
+              {Object.keys(agent.env).length === 0 ? (
+                'No variables'
+              ) : (
+                <ul className="ws-env">
+                  {Object.entries(agent.env).map(([key, value]) => (
+                    <li key={key}>
+                      <code>
+                        {key}={value}
+                      </code>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </dd>
+          </dl>
+        </section>
+        <section className="card ws-wide" aria-labelledby="agent-conditions-title">
+          <h3 id="agent-conditions-title">Conditions</h3>
+          <ConditionList
+            conditions={agent.conditions}
+            caption={`Conditions of the agent ${agent.name}`}
+          />
+        </section>
+      </div>
+
+      <section aria-labelledby="pods-title">
+        <h3 id="pods-title">Pods</h3>
+        {agent.pods.length === 0 ? (
+          <Empty title="No pods">
+            <p>
+              {agent.replicas === 0
+                ? 'The agent is scaled to 0 replicas.'
+                : 'No pod runs for this agent yet.'}
+            </p>
+          </Empty>
+        ) : (
+          <div className="table-wrap">
+            <table className="ws-stack">
+              <caption className="ws-visually-hidden">Pods of the agent {agent.name}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Phase</th>
+                  <th scope="col">Containers</th>
+                  <th scope="col">Started</th>
+                </tr>
+              </thead>
+              <tbody>
+                {agent.pods.map((pod) => (
+                  <tr key={pod.name}>
+                    <th scope="row">
+                      <code>{pod.name}</code>
+                    </th>
+                    <td data-label="Phase">
+                      <PhaseBadge phase={pod.phase} />
+                    </td>
+                    <td data-label="Containers">{pod.containers.join(', ') || '—'}</td>
+                    <td data-label="Started">
+                      <When value={pod.startedAt} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <Events path={`${path}/events?limit=1000`} agent={agent.name} />
+    </>
   );
 }
 

@@ -1,20 +1,48 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import {
+  memo,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { ApiError, UNAUTHORIZED_EVENT } from '../../api';
+import { formatTime } from '../../ui/format';
 import { Empty, ErrorState, Loading } from '../../ui/states';
 import { useApi } from '../../ui/use-api';
 import { apiPath, errorSentence } from './errors';
+import {
+  EMPTY_BUFFER,
+  LOG_LEVELS,
+  MAX_LINES,
+  appendText,
+  filterLines,
+  linesOf,
+  logFileName,
+  logText,
+  parseLog,
+  type LogBuffer,
+  type LogLevel,
+  type LogLine,
+} from './log-lines';
 import { StatusMessage } from './parts';
 import type { Pod } from './types';
+import './log-viewer.css';
 
 /** How many of the last lines to read. */
-const TAIL_CHOICES = [100, 500, 1000, 5000];
-
-/** Most characters kept while following: older lines give way to newer ones. */
-const MAX_CHARS = 2_000_000;
-const KEEP_CHARS = 1_500_000;
+const TAIL_CHOICES = [100, 500, 1000, MAX_LINES];
 
 /** Within this many pixels of the bottom counts as at the bottom. */
 const BOTTOM_SLACK = 24;
+
+const LEVEL_LABELS: Record<LogLevel, string> = {
+  debug: 'Debug',
+  info: 'Info',
+  warn: 'Warning',
+  error: 'Error',
+};
 
 /** The pod whose log is shown first: the newest running one, else the newest, as the API does. */
 function defaultPod(pods: Pod[]): Pod | undefined {
@@ -22,23 +50,94 @@ function defaultPod(pods: Pod[]): Pod | undefined {
   return byStart.find((p) => p.phase === 'Running') ?? byStart[0];
 }
 
-function capped(text: string): string {
-  if (text.length <= MAX_CHARS) return text;
-  const from = text.indexOf('\n', text.length - KEEP_CHARS);
-  return text.slice(from === -1 ? text.length - KEEP_CHARS : from + 1);
-}
-
 interface Streamed {
   /** The log request it answers. */
   key: string;
-  text: string;
+  buffer: LogBuffer;
   error: unknown;
 }
+
+/** A number of lines as the sentences around it are written: 5,000. */
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** A line's time as a clock reads it, in the reader's time zone: 14:03:07.250. */
+function clock(ms: number): string {
+  const d = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+}
+
+/**
+ * One line of the log, inline in the <pre> and ended by its line break, so that the log's text
+ * (to copy, or to find) is the lines as they were written. A JSON line shows its time, level and
+ * message, and a button to unfold its other fields.
+ */
+const LogRow = memo(function LogRow({ line }: { line: LogLine }) {
+  const [open, setOpen] = useState(false);
+  const understood =
+    line.json && (line.message !== '' || line.level !== null || line.time !== null);
+  if (!understood) {
+    return (
+      <>
+        <span className="log-line">{line.raw}</span>
+        {'\n'}
+      </>
+    );
+  }
+  const iso = line.time === null ? null : new Date(line.time).toISOString();
+  return (
+    <>
+      <span className={`log-line log-json log-is-${line.level ?? 'other'}`}>
+        {iso !== null && line.time !== null && (
+          <>
+            <time className="log-time" dateTime={iso} title={formatTime(iso)}>
+              {clock(line.time)}
+            </time>{' '}
+          </>
+        )}
+        {line.levelName !== null && (
+          <>
+            <span className="log-level">{line.levelName.toUpperCase()}</span>{' '}
+          </>
+        )}
+        <span className="log-message">{line.message}</span>
+        {line.fields.length > 0 && (
+          <>
+            {' '}
+            <button
+              type="button"
+              className="log-more"
+              aria-expanded={open}
+              onClick={() => setOpen((o) => !o)}
+            >
+              {open
+                ? 'hide fields'
+                : `+${line.fields.length} field${line.fields.length === 1 ? '' : 's'}`}
+            </button>
+          </>
+        )}
+        {open && (
+          <span className="log-fields">
+            {line.fields.map(([key, value]) => (
+              <span key={key} className="log-field">
+                {'\n    '}
+                <span className="log-key">{key}</span>: {value}
+              </span>
+            ))}
+          </span>
+        )}
+      </span>
+      {'\n'}
+    </>
+  );
+});
 
 /**
  * The log of one container of one of an agent's pods: the last lines, or, with Follow on, the
  * last lines and then each new one as it is written (a streamed fetch, stopped when Follow is
  * turned off or the page is left). Keeps the newest line in view unless the reader scrolled up.
+ * JSON lines are shown as time, level and message; lines can be filtered by level and text, and
+ * the lines shown downloaded. At most MAX_LINES lines are kept, the oldest giving way.
  */
 export function LogViewer({
   workspace,
@@ -54,11 +153,20 @@ export function LogViewer({
   const [containerChoice, setContainerChoice] = useState<string | null>(null);
   const [tail, setTail] = useState(500);
   const [follow, setFollow] = useState(false);
-  const [streamed, setStreamed] = useState<Streamed>({ key: '', text: '', error: null });
+  const [streamed, setStreamed] = useState<Streamed>({
+    key: '',
+    buffer: EMPTY_BUFFER,
+    error: null,
+  });
   const [notice, setNotice] = useState<string | null>(null);
   const [pinned, setPinned] = useState(true);
+  const [levels, setLevels] = useState<ReadonlySet<LogLevel>>(() => new Set(LOG_LEVELS));
+  const [other, setOther] = useState(true);
+  const [search, setSearch] = useState('');
+  const [wrap, setWrap] = useState(true);
   const pinnedRef = useRef(true);
   const logRef = useRef<HTMLPreElement>(null);
+  const downloadUrl = useRef<string | null>(null);
 
   const pod = pods.find((p) => p.name === podChoice) ?? defaultPod(pods);
   const container =
@@ -70,6 +178,10 @@ export function LogViewer({
 
   const hasPod = pod !== undefined;
   const once = useApi<string>(follow || !hasPod ? null : url);
+  const readOnce = useMemo(
+    () => (once.data === undefined ? undefined : parseLog(once.data)),
+    [once.data],
+  );
 
   useEffect(() => {
     if (!follow || !hasPod) return;
@@ -91,7 +203,7 @@ export function LogViewer({
           body.message ?? `The log could not be read (${response.status}).`,
         );
       }
-      setStreamed({ key: url, text: '', error: null });
+      setStreamed({ key: url, buffer: EMPTY_BUFFER, error: null });
       if (response.body === null) return;
       const reader = response.body.getReader();
       const decoder = new TextDecoder();
@@ -99,7 +211,7 @@ export function LogViewer({
         const { done, value } = await reader.read();
         if (done) break;
         const chunk = decoder.decode(value, { stream: true });
-        if (chunk !== '') setStreamed((s) => ({ ...s, text: capped(s.text + chunk) }));
+        if (chunk !== '') setStreamed((s) => ({ ...s, buffer: appendText(s.buffer, chunk) }));
       }
       // The pod ended (or the server closed the stream): back to the log as it now stands.
       setNotice('The log stream ended: the pod stopped writing. Turn Follow on again to retry.');
@@ -111,25 +223,44 @@ export function LogViewer({
         error instanceof ApiError
           ? error
           : new ApiError(0, 'network_error', 'The log stream was interrupted.');
-      setStreamed((s) => ({ key: url, text: s.key === url ? s.text : '', error: problem }));
+      setStreamed((s) => ({
+        key: url,
+        buffer: s.key === url ? s.buffer : EMPTY_BUFFER,
+        error: problem,
+      }));
       setFollow(false);
     });
     return () => controller.abort();
   }, [follow, url, hasPod]);
 
-  const text = follow
+  // A blob URL made for a download lives until the next download or until the viewer goes.
+  useEffect(
+    () => () => {
+      if (downloadUrl.current !== null) URL.revokeObjectURL(downloadUrl.current);
+    },
+    [],
+  );
+
+  const buffer = follow
     ? streamed.key === url
-      ? streamed.text
+      ? streamed.buffer
       : undefined
     : once.loading
       ? undefined
-      : once.data;
+      : readOnce;
+  const lines = useMemo(() => (buffer === undefined ? undefined : linesOf(buffer)), [buffer]);
+  // Typing in the filter stays quick on a long log: the list catches up when there is time.
+  const text = useDeferredValue(search);
+  const shown = useMemo(
+    () => (lines === undefined ? undefined : filterLines(lines, { levels, other, text })),
+    [lines, levels, other, text],
+  );
 
   // Keep the newest line in view, unless the reader scrolled up to read.
   useLayoutEffect(() => {
     const log = logRef.current;
     if (log !== null && pinnedRef.current) log.scrollTop = log.scrollHeight;
-  }, [text]);
+  }, [shown, wrap]);
 
   if (pods.length === 0 || pod === undefined) {
     return (
@@ -140,6 +271,30 @@ export function LogViewer({
   }
 
   const error = follow ? null : (once.error ?? (streamed.key === url ? streamed.error : null));
+  const filtered = shown !== undefined && lines !== undefined && shown.length !== lines.length;
+
+  const download = () => {
+    if (shown === undefined) return;
+    if (downloadUrl.current !== null) URL.revokeObjectURL(downloadUrl.current);
+    const href = URL.createObjectURL(
+      new Blob([logText(shown)], { type: 'text/plain;charset=utf-8' }),
+    );
+    downloadUrl.current = href;
+    const link = document.createElement('a');
+    link.href = href;
+    link.download = logFileName(pod.name, container);
+    document.body.append(link);
+    link.click();
+    link.remove();
+  };
+
+  const toggleLevel = (level: LogLevel, on: boolean) =>
+    setLevels((current) => {
+      const next = new Set(current);
+      if (on) next.add(level);
+      else next.delete(level);
+      return next;
+    });
 
   return (
     <div className="ws-logs">
@@ -218,6 +373,58 @@ export function LogViewer({
               Refresh
             </button>
           )}
+          <button
+            type="button"
+            className="button"
+            onClick={download}
+            disabled={shown === undefined || shown.length === 0}
+          >
+            Download
+          </button>
+        </div>
+      </div>
+      <div className="ws-log-controls ws-log-filters">
+        <fieldset className="ws-log-levels">
+          <legend>Levels</legend>
+          {LOG_LEVELS.map((level) => (
+            <span key={level} className="ws-log-level-choice">
+              <input
+                id={`${id}-level-${level}`}
+                type="checkbox"
+                checked={levels.has(level)}
+                onChange={(e) => toggleLevel(level, e.target.checked)}
+              />
+              <label htmlFor={`${id}-level-${level}`}>{LEVEL_LABELS[level]}</label>
+            </span>
+          ))}
+          <span className="ws-log-level-choice">
+            <input
+              id={`${id}-level-other`}
+              type="checkbox"
+              checked={other}
+              onChange={(e) => setOther(e.target.checked)}
+            />
+            <label htmlFor={`${id}-level-other`}>No level</label>
+          </span>
+        </fieldset>
+        <div className="field ws-log-search">
+          <label htmlFor={`${id}-search`}>Filter lines</label>
+          <input
+            id={`${id}-search`}
+            type="search"
+            value={search}
+            placeholder="Text the lines contain"
+            onChange={(e) => setSearch(e.target.value)}
+          />
+        </div>
+        <div className="ws-check ws-log-wrap">
+          <input
+            id={`${id}-wrap`}
+            type="checkbox"
+            checked={wrap}
+            onChange={(e) => setWrap(e.target.checked)}
+          />
+          <label htmlFor={`${id}-wrap`}>Wrap long lines</label>
         </div>
       </div>
       <StatusMessage
@@ -232,14 +439,22 @@ export function LogViewer({
           retry={once.reload}
         />
       )}
-      {text === undefined && error == null ? (
-        <Loading label="Loading the log" />
+      {shown === undefined || lines === undefined || buffer === undefined ? (
+        error == null && <Loading label="Loading the log" />
       ) : (
-        text !== undefined && (
+        <>
+          <p className="ws-log-count">
+            {filtered
+              ? `${count(shown.length)} of ${count(lines.length)} lines match the filter.`
+              : `${count(lines.length)} ${lines.length === 1 ? 'line' : 'lines'}.`}{' '}
+            {buffer.dropped > 0
+              ? `Only the newest ${count(MAX_LINES)} lines are kept: ${count(buffer.dropped)} older ones gave way.`
+              : `The viewer keeps the newest ${count(MAX_LINES)} lines.`}
+          </p>
           <div className="ws-log-frame">
             <pre
               ref={logRef}
-              className="log"
+              className={wrap ? 'log' : 'log log-nowrap'}
               role="log"
               aria-live="off"
               aria-label={`Log of pod ${pod.name}${container === undefined ? '' : `, container ${container}`}`}
@@ -251,7 +466,13 @@ export function LogViewer({
                 if (atBottom !== pinned) setPinned(atBottom);
               }}
             >
-              {text === '' ? <span className="ws-log-empty">The log is empty.</span> : text}
+              {lines.length === 0 ? (
+                <span className="ws-log-empty">The log is empty.</span>
+              ) : shown.length === 0 ? (
+                <span className="ws-log-empty">No line matches the filter.</span>
+              ) : (
+                shown.map((line) => <LogRow key={line.id} line={line} />)
+              )}
             </pre>
             {follow && !pinned && (
               <button
@@ -268,7 +489,7 @@ export function LogViewer({
               </button>
             )}
           </div>
-        )
+        </>
       )}
     </div>
   );

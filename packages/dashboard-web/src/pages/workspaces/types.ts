@@ -12,10 +12,17 @@ export type WorkspaceAction =
   | 'deleteAgents'
   | 'modifyPrompts'
   | 'modifyTools'
-  | 'manageMembers';
+  | 'manageMembers'
+  /** Read an agent's workspace: its files, its changes, the zip of it. */
+  | 'viewFiles'
+  /** Open a terminal, a tunnel or an SSH session in an agent's workspace. */
+  | 'useTerminal'
+  /** Call an agent's MCP server through the dashboard. */
+  | 'useMcp';
 
 /** What the user may do in the workspace: only these actions are shown. */
 export type Permissions = Record<WorkspaceAction, boolean>;
+export type WorkspacePermissions = Permissions;
 
 /** A CPU or memory amount: `500m`, `2`, `4Gi`. */
 export type Quantity = string | number;
