@@ -56,6 +56,9 @@ const user = (name: string, groups: string[]) =>
   });
 const viewer = () => user('vic', ['readers']);
 const editor = () => user('eddie', ['devs']);
+const owner = () => user('olga', ['devs', 'leads']);
+/** A dashboard-wide viewer who owns the workspace: the dashboard role still bounds what they do. */
+const viewingOwner = () => user('otto', ['leads']);
 const stranger = () => user('mallory', ['strangers']);
 
 const sandbox = (ws: string, agent: string, pod: string, path: string) =>
@@ -99,6 +102,7 @@ describe('the dashboard, door into agent workspaces', () => {
       roleBindings: [
         { groups: ['readers'], role: 'viewer' },
         { groups: ['devs'], role: 'editor' },
+        { groups: ['leads'], role: 'owner' },
       ],
     });
     await platform.workspace(OTHER, { roleBindings: [{ groups: ['strangers'], role: 'owner' }] });
@@ -245,6 +249,7 @@ describe('the dashboard, door into agent workspaces', () => {
     for (const path of reads) {
       assert.equal((await viewer().get(door(path))).status, 200, `viewer ${path}`);
       assert.equal((await editor().get(door(path))).status, 200, `editor ${path}`);
+      assert.equal((await owner().get(door(path))).status, 200, `owner ${path}`);
       assert.equal(errorOf(await stranger().get(door(path))), 'not_found', `stranger ${path}`);
     }
     for (const path of entries) {
@@ -252,6 +257,8 @@ describe('the dashboard, door into agent workspaces', () => {
       assert.equal(refused.status, 403, `viewer ${path}`);
       assert.equal(errorOf(refused), 'forbidden');
       assert.equal((await editor().get(door(path))).status, 200, `editor ${path}`);
+      assert.equal((await owner().get(door(path))).status, 200, `owner ${path}`);
+      assert.equal((await viewingOwner().get(door(path))).status, 403, `viewing owner ${path}`);
       assert.equal(errorOf(await stranger().get(door(path))), 'not_found', `stranger ${path}`);
     }
     const key =
