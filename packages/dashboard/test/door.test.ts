@@ -108,6 +108,9 @@ describe('the dashboard, door into agent workspaces', () => {
     await platform.workspace(OTHER, { roleBindings: [{ groups: ['strangers'], role: 'owner' }] });
     await platform.agent(WS, AGENT, { sandbox: { exec: true, portForward: true, ssh: true } });
     await platform.agent(OTHER, 'hidden');
+    await eventually('the door open', async () =>
+      (await editor().get(door('api/tree'))).status === 200 ? true : undefined,
+    );
   });
 
   after(async () => {

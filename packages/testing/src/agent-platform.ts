@@ -27,6 +27,24 @@ export interface PlatformPod extends KubeObject, EndpointPod {
   status?: { podIP?: string; conditions?: { type: string; status: string }[] };
 }
 
+interface StatefulSet extends KubeObject {
+  metadata: KubeObject['metadata'] & { name: string };
+  status?: {
+    observedGeneration?: number;
+    currentRevision?: string;
+    updateRevision?: string;
+    updatedReplicas?: number;
+    readyReplicas?: number;
+  };
+}
+const STATEFUL_SET = {
+  group: 'apps',
+  version: 'v1',
+  kind: 'StatefulSet',
+  plural: 'statefulsets',
+  namespaced: true,
+};
+
 const isReady = (pod: PlatformPod) =>
   pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 
@@ -117,7 +135,18 @@ export async function startAgentPlatform(
         async () => {
           const pods = await podsOf(workspace, agent);
           const ready = pods.filter(isReady);
-          return ready.length === count && pods.length === count ? ready : undefined;
+          if (ready.length !== count || pods.length !== count) return undefined;
+          // Settled: the StatefulSet has seen its last change and every pod is of its revision.
+          const set = await kube
+            .resource<StatefulSet>(STATEFUL_SET)
+            .get(agent, namespaceOf(workspace));
+          const { status } = set;
+          const settled =
+            status?.observedGeneration === set.metadata.generation &&
+            status?.currentRevision === status?.updateRevision &&
+            status?.updatedReplicas === count &&
+            status?.readyReplicas === count;
+          return settled ? ready : undefined;
         },
         60_000,
         100,
