@@ -415,6 +415,37 @@ const MCP_ERRORS: Errors = {
   invalid_request: 'agent is not a Kubernetes object name, or sessionId is missing.',
 };
 
+/** One method of the door into a pod's sandbox: the same route for every method it takes. */
+function doorOperation(operationId: string, summary: string): OperationSpec {
+  return {
+    operationId,
+    summary,
+    description: DOOR_DESCRIPTION,
+    tag: 'door',
+    parameters: DOOR_PARAMETERS,
+    responses: DOOR_RESPONSES,
+    errors: [DOOR_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
+  };
+}
+
+/** One method of the agent's MCP server through the dashboard. */
+function mcpOperation(
+  operationId: string,
+  summary: string,
+  more: Partial<OperationSpec> = {},
+): OperationSpec {
+  return {
+    operationId,
+    summary,
+    description: MCP_DESCRIPTION,
+    tag: 'door',
+    parameters: [parameterRef('workspace'), parameterRef('agentName')],
+    responses: MCP_RESPONSES,
+    errors: [MCP_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
+    ...more,
+  };
+}
+
 /** The errors of a workspace write: both roles must allow it, and no budget suspension. */
 function writeErrors(what: string): Errors {
   return {
@@ -1309,97 +1340,67 @@ function buildDocument(version: string): OpenApiDocument {
       },
 
       '/api/workspaces/{name}/agents/{agentName}/pods/{podName}/sandbox/{sandboxPath}': {
-        get: get({
-          operationId: 'readAgentSandbox',
-          summary: 'A pod’s sandbox: read, or open a terminal or tunnel',
-          description: DOOR_DESCRIPTION,
-          tag: 'door',
-          parameters: DOOR_PARAMETERS,
-          responses: DOOR_RESPONSES,
-          errors: [DOOR_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
-        }),
-        post: post({
-          operationId: 'postAgentSandbox',
-          summary: 'A pod’s sandbox: register an SSH key',
-          description: DOOR_DESCRIPTION,
-          tag: 'door',
-          parameters: DOOR_PARAMETERS,
-          responses: DOOR_RESPONSES,
-          errors: [DOOR_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
-        }),
-        delete: del({
-          operationId: 'deleteAgentSandbox',
-          summary: 'A pod’s sandbox: remove an SSH key',
-          description: DOOR_DESCRIPTION,
-          tag: 'door',
-          parameters: DOOR_PARAMETERS,
-          responses: DOOR_RESPONSES,
-          errors: [DOOR_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
-        }),
+        get: get(
+          doorOperation('readAgentSandbox', 'A pod’s sandbox: read, or open a terminal or tunnel'),
+        ),
+        post: post(doorOperation('postAgentSandbox', 'A pod’s sandbox: register an SSH key')),
+        delete: del(doorOperation('deleteAgentSandbox', 'A pod’s sandbox: remove an SSH key')),
       },
       '/api/workspaces/{name}/agents/{agentName}/mcp': {
-        get: get({
-          operationId: 'streamAgentMcp',
-          summary: 'The agent’s MCP server (Streamable HTTP): the session’s stream',
-          description: MCP_DESCRIPTION,
-          tag: 'door',
-          parameters: [workspaceName, agentName],
-          responses: MCP_RESPONSES,
-          errors: [MCP_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
-        }),
-        post: post({
-          operationId: 'postAgentMcp',
-          summary: 'The agent’s MCP server (Streamable HTTP): a JSON-RPC message',
-          description: MCP_DESCRIPTION,
-          tag: 'door',
-          parameters: [workspaceName, agentName],
-          responses: MCP_RESPONSES,
-          errors: [MCP_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
-        }),
-        delete: del({
-          operationId: 'deleteAgentMcp',
-          summary: 'The agent’s MCP server (Streamable HTTP): end the session',
-          description: MCP_DESCRIPTION,
-          tag: 'door',
-          parameters: [workspaceName, agentName],
-          responses: MCP_RESPONSES,
-          errors: [MCP_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
-        }),
+        get: get(
+          mcpOperation(
+            'streamAgentMcp',
+            'The agent’s MCP server (Streamable HTTP): the session’s stream',
+          ),
+        ),
+        post: post(
+          mcpOperation(
+            'postAgentMcp',
+            'The agent’s MCP server (Streamable HTTP): a JSON-RPC message',
+          ),
+        ),
+        delete: del(
+          mcpOperation(
+            'deleteAgentMcp',
+            'The agent’s MCP server (Streamable HTTP): end the session',
+          ),
+        ),
       },
       '/api/workspaces/{name}/agents/{agentName}/sse': {
-        get: get({
-          operationId: 'openAgentMcpSse',
-          summary: 'The agent’s MCP server (SSE transport): open a session',
-          description:
-            MCP_DESCRIPTION +
-            '\n\nThe first event, `endpoint`, names the path to POST messages to, relative to ' +
-            'this one: `message?sessionId=<ordinal>.<id>`.',
-          tag: 'door',
-          parameters: [workspaceName, agentName],
-          responses: MCP_RESPONSES,
-          errors: [MCP_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
-        }),
+        get: get(
+          mcpOperation(
+            'openAgentMcpSse',
+            'The agent’s MCP server (SSE transport): open a session',
+            {
+              description:
+                MCP_DESCRIPTION +
+                '\n\nThe first event, `endpoint`, names the path to POST messages to, relative to ' +
+                'this one: `message?sessionId=<ordinal>.<id>`.',
+            },
+          ),
+        ),
       },
       '/api/workspaces/{name}/agents/{agentName}/message': {
-        post: post({
-          operationId: 'postAgentMcpSseMessage',
-          summary: 'The agent’s MCP server (SSE transport): a JSON-RPC message',
-          description: MCP_DESCRIPTION + '\n\nThe answer comes on the session’s SSE stream.',
-          tag: 'door',
-          parameters: [
-            workspaceName,
-            agentName,
+        post: post(
+          mcpOperation(
+            'postAgentMcpSseMessage',
+            'The agent’s MCP server (SSE transport): a JSON-RPC message',
             {
-              name: 'sessionId',
-              in: 'query',
-              required: true,
-              description: 'The session, as the `endpoint` event named it.',
-              schema: { type: 'string' },
+              description: MCP_DESCRIPTION + '\n\nThe answer comes on the session’s SSE stream.',
+              parameters: [
+                workspaceName,
+                agentName,
+                {
+                  name: 'sessionId',
+                  in: 'query',
+                  required: true,
+                  description: 'The session, as the `endpoint` event named it.',
+                  schema: { type: 'string' },
+                },
+              ],
             },
-          ],
-          responses: MCP_RESPONSES,
-          errors: [MCP_ERRORS, WORKSPACE_ERRORS, CLUSTER_ERRORS],
-        }),
+          ),
+        ),
       },
 
       '/api/workspaces/{name}/promptpacks': {
