@@ -47,6 +47,8 @@ interface Hop {
 }
 
 const HOP = Symbol('paddock.hop');
+/** Agents whose next replica for a new MCP session is remembered. */
+const MAX_ROUND_ROBIN_AGENTS = 10_000;
 type HopRequest = IncomingMessage & { [HOP]?: Hop };
 
 const FORBIDDEN: Record<WorkspaceAction, string> = {
@@ -220,6 +222,8 @@ export function registerDoorRoutes(app: FastifyInstance, ctx: DashboardContext):
       },
     });
 
+    /** New sessions per agent so far: they go round the Ready replicas in turn. */
+    const opened = new Map<string, number>();
     /** An MCP request to the replica its session is on, or to a Ready one for a new session. */
     const mcpHop = async (req: FastifyRequest, session: string | undefined) => {
       const used = workspaceFor(req, 'useMcp');
@@ -258,7 +262,13 @@ export function registerDoorRoutes(app: FastifyInstance, ctx: DashboardContext):
           `agent "${agent}" has no ready replica; try again in a moment`,
         );
       }
-      const chosen = ready[Math.floor(Math.random() * ready.length)]!;
+      const key = `${namespace}/${agent}`;
+      const turn = opened.get(key) ?? 0;
+      opened.delete(key);
+      opened.set(key, turn + 1);
+      // Bounded like every cache here: the agents least recently opened go first.
+      if (opened.size > MAX_ROUND_ROBIN_AGENTS) opened.delete(opened.keys().next().value!);
+      const chosen = ready[turn % ready.length]!;
       const target = podTarget(chosen, agent, chosen.metadata.name, 'mcp');
       if (!target.ok) throw apiError(target.code, target.message);
       return {

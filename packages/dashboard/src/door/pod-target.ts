@@ -88,12 +88,7 @@ export function podTarget(
 /** The Ready pods of an agent, in ordinal order: where a new MCP session may go. */
 export function readyPods(pods: readonly DoorPod[], agent: string): DoorPod[] {
   return pods
-    .filter(
-      (p) =>
-        isAgentPod(p, agent) &&
-        p.metadata.deletionTimestamp === undefined &&
-        isReady(p),
-    )
+    .filter((p) => isAgentPod(p, agent) && p.metadata.deletionTimestamp === undefined && isReady(p))
     .sort(
       (a, b) => (ordinalOf(agent, a.metadata.name) ?? 0) - (ordinalOf(agent, b.metadata.name) ?? 0),
     );
