@@ -101,6 +101,11 @@ export async function localComponents(platform: LocalPlatform): Promise<Componen
         `web UI and API:           ${url(host, dashboardPort, '/')}`,
         `initial admin:            ${LOCAL_ADMIN_USERNAME} / ${secrets.adminPassword}`,
         `users and sessions:       ${join(dashboardDir, 'users.db')}`,
+        ...(embedded
+          ? [
+              `sample agent's workspace: ${url(host, dashboardPort, '/workspaces/sample/agents/sample-agent?tab=files')} (files, changes, terminal, MCP and SSH settings)`,
+            ]
+          : []),
       ],
     },
   ];
