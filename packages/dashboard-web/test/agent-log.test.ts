@@ -1,30 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import {
-  API_VERSION,
-  CORE_KINDS,
-  KINDS,
-  installCrds,
-  type AgentRuntime,
-  type Kube,
-  type KubeObject,
-  type Workspace,
-} from '@paddock/kube';
-import {
-  agentPod,
-  eventually,
-  launchBrowser,
-  screenshot,
-  startDashboard,
-  startEmbeddedCluster,
-  startOperator,
-  type EmbeddedCluster,
-  type RunningDashboard,
-  type Started,
-} from '@paddock/testing';
+import type { Locator, Page } from 'playwright-core';
+import { agentPod, eventually, screenshot } from '@paddock/testing';
 import { assertFitsWidth, textOf, watchPage } from './support/journey.js';
+import { startProxyDashboard, type ProxyDashboard } from './support/proxy-dashboard.js';
 
 /**
  * The agent page's log viewer and Connect panel in Chromium, against the embedded cluster with
@@ -32,14 +12,7 @@ import { assertFitsWidth, textOf, watchPage } from './support/journey.js';
  * authenticating proxy for one user.
  */
 
-const kindOf = (name: string) => KINDS.find((kind) => kind.kind === name)!;
-
-let cluster: EmbeddedCluster;
-let kube: Kube;
-let operator: Started;
-let dashboard: RunningDashboard;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+let platform: ProxyDashboard;
 
 /** `devs` is the dashboard's editors: a workspace role acts within the dashboard-wide one. */
 const USERS = {
@@ -67,75 +40,25 @@ const LOG = [
 ];
 
 before(async () => {
-  const launching = launchBrowser();
-  cluster = await startEmbeddedCluster();
-  kube = cluster.kube;
-  await installCrds(kube);
-  await kube
-    .resource<KubeObject>(CORE_KINDS.namespace)
-    .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paddock-system' } });
-  [operator, dashboard] = await Promise.all([
-    startOperator(cluster.kubeconfig),
-    startDashboard({
-      SVC_AUTH_MODE: 'proxy',
-      KUBECONFIG: cluster.kubeconfig,
-      SVC_AUTH_ROLE_EDITOR_GROUPS: 'devs',
-    }),
-  ]);
-  await kube.resource<Workspace>(kindOf('Workspace')).create({
-    apiVersion: API_VERSION,
-    kind: 'Workspace',
-    metadata: { name: 'gamma' },
-    spec: {
-      displayName: 'Gamma',
-      namespace: { name: 'ns-gamma', create: true },
-      roleBindings: [
-        { groups: ['gamma-devs'], role: 'editor' },
-        { groups: ['gamma-readers'], role: 'viewer' },
-      ],
-    },
+  platform = await startProxyDashboard();
+  await platform.workspace('gamma', {
+    displayName: 'Gamma',
+    roleBindings: [
+      { groups: ['gamma-devs'], role: 'editor' },
+      { groups: ['gamma-readers'], role: 'viewer' },
+    ],
   });
-  await eventually(
-    'gamma Ready',
-    async () =>
-      (await kube.resource<Workspace>(kindOf('Workspace')).get('gamma')).status?.phase === 'Ready'
-        ? true
-        : undefined,
-    20_000,
-  );
-  await kube.resource<AgentRuntime>(kindOf('AgentRuntime')).create({
-    apiVersion: API_VERSION,
-    kind: 'AgentRuntime',
-    metadata: { name: 'worker', namespace: 'ns-gamma' },
-    spec: { promptPackRef: { name: 'any' }, replicas: 1 },
-  });
-  await agentPod(kube, 'ns-gamma', 'worker', `${LOG.join('\n')}\n`);
-  browser = await launching;
-  await eventually('the dashboard ready', async () =>
-    (await fetch(`${dashboard.base}/readyz`)).status === 200 ? true : undefined,
-  );
+  await platform.agent('ns-gamma', 'worker', { promptPackRef: { name: 'any' }, replicas: 1 });
+  await agentPod(platform.kube, 'ns-gamma', 'worker', `${LOG.join('\n')}\n`);
 });
 
-after(async () => {
-  await Promise.all(contexts.map((c) => c.close()));
-  await browser?.close();
-  await dashboard?.stop();
-  await operator?.stop();
-  await cluster?.stop();
-});
+after(() => platform?.stop());
 
 /** A page of the person (the proxy's headers on every request), and what went wrong on it. */
 async function open(person: Person, path: string) {
-  const { user, groups } = USERS[person];
-  const context = await browser.newContext({
-    baseURL: dashboard.base,
-    extraHTTPHeaders: { 'X-Forwarded-User': user, 'X-Forwarded-Groups': groups },
-    viewport: { width: 1280, height: 900 },
-    acceptDownloads: true,
-  });
-  contexts.push(context);
+  const context = await platform.contextOf(USERS[person], { acceptDownloads: true });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
-    origin: dashboard.base,
+    origin: platform.dashboard.base,
   });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
@@ -263,7 +186,7 @@ describe('the agent log viewer', () => {
     const burst = Array.from({ length: 6000 }, (_, i) =>
       JSON.stringify({ level: 30, time: T + 1000 + i, msg: `step ${i + 1}` }),
     );
-    await kube.appendPodLog('ns-gamma', 'worker-0', `${burst.join('\n')}\n`);
+    await platform.kube.appendPodLog('ns-gamma', 'worker-0', `${burst.join('\n')}\n`);
     await log.getByText('step 6000', { exact: true }).waitFor();
     await page
       .getByText(
@@ -287,7 +210,7 @@ describe('the agent Connect panel', () => {
     const { page, unexpected } = await open('editor', '/workspaces/gamma/agents/worker');
     const mcp = page.getByRole('heading', { level: 3, name: 'MCP server' });
     await show(page, 'Connect', mcp);
-    const base = dashboard.base;
+    const base = platform.dashboard.base;
     const http = `${base}/api/workspaces/gamma/agents/worker/mcp`;
     const snippet = (title: string) => page.getByLabel(title, { exact: true });
 

@@ -68,20 +68,32 @@ after(async () => {
   await platform?.stop();
 });
 
-/** A page of the person on the agent page, and what went wrong on it so far. */
-async function open(person: Person, search = '') {
+/**
+ * Runs `steps` on a page of the person on the agent page (with `search`), then checks that nothing
+ * went wrong on it; the page is closed either way.
+ */
+async function onAgentPage(
+  person: Person,
+  search: string,
+  steps: (page: Page) => Promise<void>,
+): Promise<void> {
   const { user, groups } = PEOPLE[person];
   const context = await browser.newContext({
     baseURL: platform.dashboard.base,
     extraHTTPHeaders: { 'X-Forwarded-User': user, 'X-Forwarded-Groups': groups },
     viewport: { width: 1280, height: 900 },
   });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  const problems = watchPage(page);
-  await page.goto(`${agentPage}${search}`);
-  await page.getByRole('tab', { name: 'Overview' }).waitFor();
-  return { page, problems, close: () => context.close() };
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const problems = watchPage(page);
+    await page.goto(`${agentPage}${search}`);
+    await page.getByRole('tab', { name: 'Overview' }).waitFor();
+    await steps(page);
+    assert.deepEqual(problems(), []);
+  } finally {
+    await context.close();
+  }
 }
 
 const tabNames = (page: Page) => page.getByRole('tab').allInnerTexts();
@@ -101,8 +113,7 @@ async function mcpAsEditor(): Promise<McpClient> {
 
 describe("an agent's workspace in the web interface", () => {
   it('Files: the tree folder by folder, ignored entries marked, a file highlighted', async () => {
-    const { page, problems, close } = await open('editor', '?tab=files');
-    try {
+    await onAgentPage('editor', '?tab=files', async (page) => {
       const tree = page.getByRole('navigation', { name: 'Files' });
       await tree.getByRole('button', { name: 'src/' }).click();
       await tree.getByRole('button', { name: /greet\.ts/ }).click();
@@ -138,15 +149,11 @@ describe("an agent's workspace in the web interface", () => {
       await page.getByRole('tab', { name: 'Files' }).focus();
       await page.keyboard.press('ArrowRight');
       await page.getByRole('tab', { name: 'Changes', selected: true }).waitFor();
-      assert.deepEqual(problems(), []);
-    } finally {
-      await close();
-    }
+    });
   });
 
   it('Changes: a file the agent writes appears at once and opens in Files', async () => {
-    const { page, problems, close } = await open('editor', '?tab=changes');
-    try {
+    await onAgentPage('editor', '?tab=changes', async (page) => {
       await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
       const client = await mcpAsEditor();
       try {
@@ -165,15 +172,11 @@ describe("an agent's workspace in the web interface", () => {
       await page.getByRole('tab', { name: 'Files', selected: true }).waitFor();
       await page.locator('pre.ws-code', { hasText: 'Write the tests.' }).waitFor();
       assert.match(page.url(), /tab=files&path=notes%2Fplan\.md/);
-      assert.deepEqual(problems(), []);
-    } finally {
-      await close();
-    }
+    });
   });
 
   it('Terminal: a shell in the workspace runs a command, then says how it ended', async () => {
-    const { page, problems, close } = await open('editor', '?tab=terminal');
-    try {
+    await onAgentPage('editor', '?tab=terminal', async (page) => {
       await page.getByRole('status').filter({ hasText: 'A login shell' }).waitFor();
       const rows = page.locator('.ws-terminal-box .xterm-rows');
       // The prompt is there: the shell reads what is typed from now on.
@@ -208,18 +211,14 @@ describe("an agent's workspace in the web interface", () => {
       // Tab completes in the shell; F6 leaves the terminal for its tab.
       await page.keyboard.press('F6');
       assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Terminal');
-      assert.deepEqual(problems(), []);
-    } finally {
-      await close();
-    }
+    });
   });
 
   it('with several pods, a picker chooses whose workspace the tabs show', async () => {
     await platform.agent(WS, 'pair', {}, 2);
     await writeFile(join(platform.workspaceFolder(WS, 'pair-0'), 'on-zero.txt'), 'zero\n');
     await writeFile(join(platform.workspaceFolder(WS, 'pair-1'), 'on-one.txt'), 'one\n');
-    const { page, problems, close } = await open('editor');
-    try {
+    await onAgentPage('editor', '', async (page) => {
       await page.goto(`/workspaces/${WS}/agents/pair?tab=files`);
       const picker = page.getByLabel('Pod');
       assert.equal(await picker.inputValue(), 'pair-0');
@@ -230,15 +229,11 @@ describe("an agent's workspace in the web interface", () => {
       await tree.getByRole('button', { name: /on-one\.txt/ }).waitFor();
       assert.equal(await tree.getByRole('button', { name: /on-zero\.txt/ }).count(), 0);
       assert.match(page.url(), /pod=pair-1/);
-      assert.deepEqual(problems(), []);
-    } finally {
-      await close();
-    }
+    });
   });
 
   it('a viewer reads Files and Changes, and has no Terminal tab at all', async () => {
-    const { page, problems, close } = await open('viewer', '?tab=terminal');
-    try {
+    await onAgentPage('viewer', '?tab=terminal', async (page) => {
       assert.deepEqual(await tabNames(page), ['Overview', 'Files', 'Changes', 'Connect', 'Log']);
       // Asked for by address, the terminal is not there either: the overview shows.
       await page.getByRole('tab', { name: 'Overview', selected: true }).waitFor();
@@ -248,9 +243,6 @@ describe("an agent's workspace in the web interface", () => {
         .getByRole('button', { name: /README\.md/ })
         .click();
       await page.locator('pre.ws-code', { hasText: 'A workspace for the coder agent.' }).waitFor();
-      assert.deepEqual(problems(), []);
-    } finally {
-      await close();
-    }
+    });
   });
 });

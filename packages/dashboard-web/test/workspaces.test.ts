@@ -1,32 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import {
   API_VERSION,
-  CORE_KINDS,
   KINDS,
-  installCrds,
   type AgentRuntime,
-  type Kube,
-  type KubeObject,
   type PromptPack,
   type ToolRegistry,
   type Workspace,
-  type WorkspaceSpec,
 } from '@paddock/kube';
-import {
-  agentPod,
-  eventually,
-  launchBrowser,
-  pageProblems,
-  screenshot,
-  startDashboard,
-  startEmbeddedCluster,
-  startOperator,
-  type EmbeddedCluster,
-  type RunningDashboard,
-  type Started,
-} from '@paddock/testing';
+import { agentPod, eventually, screenshot } from '@paddock/testing';
+import { watchPage } from './support/journey.js';
+import { startProxyDashboard, type ProxyDashboard } from './support/proxy-dashboard.js';
 
 /**
  * The workspace pages in Chromium, against the embedded cluster with the operator running: the
@@ -35,17 +20,12 @@ import {
 
 const kindOf = (name: string) => KINDS.find((kind) => kind.kind === name)!;
 
-let cluster: EmbeddedCluster;
-let kube: Kube;
-let operator: Started;
-let dashboard: RunningDashboard;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+let platform: ProxyDashboard;
 
-const workspaces = () => kube.resource<Workspace>(kindOf('Workspace'));
-const agents = () => kube.resource<AgentRuntime>(kindOf('AgentRuntime'));
-const packs = () => kube.resource<PromptPack>(kindOf('PromptPack'));
-const registries = () => kube.resource<ToolRegistry>(kindOf('ToolRegistry'));
+const workspaces = () => platform.kube.resource<Workspace>(kindOf('Workspace'));
+const agents = () => platform.kube.resource<AgentRuntime>(kindOf('AgentRuntime'));
+const packs = () => platform.kube.resource<PromptPack>(kindOf('PromptPack'));
+const registries = () => platform.kube.resource<ToolRegistry>(kindOf('ToolRegistry'));
 
 /** The people of the journeys: their proxy identity headers. `devs` is the dashboard's editors. */
 const USERS = {
@@ -55,33 +35,10 @@ const USERS = {
 } as const;
 type Person = keyof typeof USERS;
 
-async function createWorkspace(name: string, spec: Omit<WorkspaceSpec, 'namespace'>) {
-  await workspaces().create({
-    apiVersion: API_VERSION,
-    kind: 'Workspace',
-    metadata: { name },
-    spec: { namespace: { name: `ns-${name}`, create: true }, ...spec },
-  });
-  await eventually(
-    `${name} Ready`,
-    async () => ((await workspaces().get(name)).status?.phase === 'Ready' ? true : undefined),
-    20_000,
-  );
-}
-
-async function createAgent(namespace: string, name: string, spec: AgentRuntime['spec']) {
-  return agents().create({
-    apiVersion: API_VERSION,
-    kind: 'AgentRuntime',
-    metadata: { name, namespace },
-    spec,
-  });
-}
-
 /** What the dashboard answers a person, as the browser would ask. */
 async function apiAs(person: Person, path: string): Promise<unknown> {
   const { user, groups } = USERS[person];
-  const answer = await fetch(`${dashboard.base}${path}`, {
+  const answer = await fetch(`${platform.dashboard.base}${path}`, {
     headers: { 'x-forwarded-user': user, 'x-forwarded-groups': groups },
   });
   return answer.json();
@@ -100,12 +57,12 @@ async function seedAlpha() {
     },
   });
   await Promise.all([
-    createAgent('ns-alpha', 'logger', {
+    platform.agent('ns-alpha', 'logger', {
       promptPackRef: { name: 'helper' },
       replicas: 1,
       model: 'claude-sonnet-4',
     }),
-    createAgent('ns-alpha', 'doomed', { promptPackRef: { name: 'helper' }, replicas: 0 }),
+    platform.agent('ns-alpha', 'doomed', { promptPackRef: { name: 'helper' }, replicas: 0 }),
     registries().create({
       apiVersion: API_VERSION,
       kind: 'ToolRegistry',
@@ -122,12 +79,12 @@ async function seedAlpha() {
       },
     }),
   ]);
-  await agentPod(kube, 'ns-alpha', 'logger', 'starting\nready\n');
+  await agentPod(platform.kube, 'ns-alpha', 'logger', 'starting\nready\n');
 }
 
 /** The spender workspace: a daily budget of a dollar, blocking, and an agent that spent five. */
 async function seedSpender() {
-  const created = await createAgent('ns-spender', 'costly', { promptPackRef: { name: 'any' } });
+  const created = await platform.agent('ns-spender', 'costly', { promptPackRef: { name: 'any' } });
   const now = new Date();
   await agents().replaceStatus({
     ...created,
@@ -143,94 +100,68 @@ async function seedSpender() {
 }
 
 before(async () => {
-  const launching = launchBrowser();
-  cluster = await startEmbeddedCluster();
-  kube = cluster.kube;
-  await installCrds(kube);
-  await kube
-    .resource<KubeObject>(CORE_KINDS.namespace)
-    .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paddock-system' } });
-  [operator, dashboard] = await Promise.all([
-    startOperator(cluster.kubeconfig),
-    startDashboard({
-      SVC_AUTH_MODE: 'proxy',
-      KUBECONFIG: cluster.kubeconfig,
-      SVC_AUTH_ROLE_EDITOR_GROUPS: 'devs',
-    }),
-  ]);
+  platform = await startProxyDashboard();
   await Promise.all([
-    createWorkspace('alpha', {
-      displayName: 'Alpha team',
-      description: 'Where the alpha agents run',
-      environment: 'staging',
-      roleBindings: [
-        { groups: ['alpha-owners'], role: 'owner' },
-        { groups: ['alpha-devs'], role: 'editor' },
-        { groups: ['alpha-readers'], role: 'viewer' },
-      ],
-      directGrants: [{ user: 'old-timer', role: 'viewer', expires: '2020-01-01T00:00:00Z' }],
-      quotas: { agents: { maxAgentRuntimes: 10, maxReplicasPerAgent: 5 } },
-      networkPolicy: { isolate: true },
-      costControls: { dailyBudget: '50.00', monthlyBudget: '500.00' },
-    }).then(seedAlpha),
-    createWorkspace('beta', {
+    platform
+      .workspace('alpha', {
+        displayName: 'Alpha team',
+        description: 'Where the alpha agents run',
+        environment: 'staging',
+        roleBindings: [
+          { groups: ['alpha-owners'], role: 'owner' },
+          { groups: ['alpha-devs'], role: 'editor' },
+          { groups: ['alpha-readers'], role: 'viewer' },
+        ],
+        directGrants: [{ user: 'old-timer', role: 'viewer', expires: '2020-01-01T00:00:00Z' }],
+        quotas: { agents: { maxAgentRuntimes: 10, maxReplicasPerAgent: 5 } },
+        networkPolicy: { isolate: true },
+        costControls: { dailyBudget: '50.00', monthlyBudget: '500.00' },
+      })
+      .then(seedAlpha),
+    platform.workspace('beta', {
       displayName: 'Beta',
       roleBindings: [
         { groups: ['beta-owners'], role: 'owner' },
         { groups: ['alpha-devs'], role: 'viewer' },
       ],
     }),
-    createWorkspace('hidden', {
+    platform.workspace('hidden', {
       displayName: 'Hidden',
       roleBindings: [{ groups: ['others'], role: 'owner' }],
     }),
-    createWorkspace('spender', {
-      displayName: 'Spender',
-      roleBindings: [{ groups: ['alpha-devs'], role: 'editor' }],
-      costControls: { dailyBudget: '1.00', budgetExceededAction: 'block' },
-    }).then(seedSpender),
+    platform
+      .workspace('spender', {
+        displayName: 'Spender',
+        roleBindings: [{ groups: ['alpha-devs'], role: 'editor' }],
+        costControls: { dailyBudget: '1.00', budgetExceededAction: 'block' },
+      })
+      .then(seedSpender),
   ]);
-  browser = await launching;
-  await eventually('the dashboard ready', async () =>
-    (await fetch(`${dashboard.base}/readyz`)).status === 200 ? true : undefined,
-  );
 });
 
-after(async () => {
-  await Promise.all(contexts.map((c) => c.close()));
-  await browser?.close();
-  await dashboard?.stop();
-  await operator?.stop();
-  await cluster?.stop();
-});
+after(() => platform?.stop());
 
 /** A browser context acting as one person (the proxy's headers on every request). */
 async function contextOf(person: Person, options: { width?: number } = {}) {
-  const { user, groups } = USERS[person];
-  const context = await browser.newContext({
-    baseURL: dashboard.base,
-    extraHTTPHeaders: { 'X-Forwarded-User': user, 'X-Forwarded-Groups': groups },
+  return platform.contextOf(USERS[person], {
     viewport: { width: options.width ?? 1280, height: 900 },
     // Expiry inputs are in the browser's time zone: one with an offset shows the conversion.
     timezoneId: 'Europe/Paris',
     locale: 'en-GB',
   });
-  contexts.push(context);
-  return context;
 }
 
 /** The pages of the running journey, for the report of a failure. */
 const pages: { page: Page; api: string[] }[] = [];
 
 /**
- * A page of the person, and what went wrong on it: console errors (a CSP violation is one) and
- * exceptions, less one "Failed to load resource" line for each API error answer the journey
- * provokes on purpose, which the page shows as a sentence.
+ * A page of the person, and what went wrong on it (watchPage: the API error answers the journey
+ * provokes on purpose are not problems); the API's error statuses and every API call are kept.
  */
 async function open(person: Person, path: string, options: { width?: number } = {}) {
   const page = await (await contextOf(person, options)).newPage();
   page.setDefaultTimeout(10_000);
-  const problems = pageProblems(page);
+  const unexpected = watchPage(page);
   const apiErrors: number[] = [];
   const api: string[] = [];
   pages.push({ page, api });
@@ -241,18 +172,6 @@ async function open(person: Person, path: string, options: { width?: number } = 
     if (response.status() >= 400) apiErrors.push(response.status());
   });
   await page.goto(path);
-  const unexpected = () => {
-    const left = [...apiErrors];
-    return problems.filter((problem) => {
-      const status = /Failed to load resource: the server responded with a status of (\d+)/.exec(
-        problem,
-      )?.[1];
-      const at = status === undefined ? -1 : left.indexOf(Number(status));
-      if (at === -1) return true;
-      left.splice(at, 1);
-      return false;
-    });
-  };
   return { page, unexpected, apiErrors };
 }
 
@@ -471,7 +390,7 @@ describe('the workspace pages', () => {
     await page.getByText('Following the log: new lines appear as they are written.').waitFor();
     // The stream is open once its first lines are in.
     await log.getByText(/starting\s+ready/).waitFor();
-    await kube.appendPodLog('ns-alpha', 'logger-0', 'working on it\n');
+    await platform.kube.appendPodLog('ns-alpha', 'logger-0', 'working on it\n');
     await log.getByText(/ready\s+working on it/).waitFor();
     await screenshot(page, 'workspace-agent-logs');
 
@@ -481,13 +400,13 @@ describe('the workspace pages', () => {
         "(l => l.scrollHeight - l.scrollTop - l.clientHeight)(document.querySelector('pre.log'))",
       );
     const lines = Array.from({ length: 150 }, (_, i) => `line ${i + 1}`);
-    await kube.appendPodLog('ns-alpha', 'logger-0', `${lines.join('\n')}\n`);
+    await platform.kube.appendPodLog('ns-alpha', 'logger-0', `${lines.join('\n')}\n`);
     await log.getByText(/line 150/).waitFor();
     assert.ok((await belowView()) < 30, 'scrolled to the newest line');
     await page.evaluate("document.querySelector('pre.log').scrollTop = 0");
     const jump = page.getByRole('button', { name: 'Jump to the newest lines' });
     await jump.waitFor();
-    await kube.appendPodLog('ns-alpha', 'logger-0', 'while reading\n');
+    await platform.kube.appendPodLog('ns-alpha', 'logger-0', 'while reading\n');
     await log.getByText(/while reading/).waitFor();
     assert.ok((await belowView()) > 500, 'left where the reader scrolled to');
     await jump.click();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { createServer, type Server } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { CORE_KINDS, KINDS, podEndpoint, type KubeObject } from '@paddock/kube';
 import {
   Client,
   errorOf,
+  INSPECTOR_CLI,
   eventually,
   startAgentPlatform,
   tempDir,
@@ -28,18 +29,6 @@ import WebSocket from 'ws';
  */
 
 const run = promisify(execFile);
-const INSPECTOR_CLI = join(
-  import.meta.dirname,
-  '..',
-  '..',
-  '..',
-  'node_modules',
-  '@modelcontextprotocol',
-  'inspector',
-  'cli',
-  'build',
-  'cli.js',
-);
 const WS = 'door';
 const OTHER = 'elsewhere';
 const AGENT = 'coder';
@@ -93,6 +82,30 @@ const identityHeaders = (name: string, groups: string[]) => ({
   'x-forwarded-user': name,
   'x-forwarded-groups': groups.join(','),
 });
+
+/**
+ * Runs `use` with a port-forward through the door, as an editor, to a TCP server on a loopback
+ * port (the local node's pods share this machine's network) serving each connection with `serve`.
+ */
+async function withPortForward(
+  serve: (conn: Socket) => void,
+  use: (ws: WebSocket, port: number) => Promise<void>,
+): Promise<void> {
+  const server = createServer(serve);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  try {
+    const { ws, opened } = socket(
+      door(`api/port-forward?port=${port}`),
+      identityHeaders('eddie', ['devs']),
+    );
+    await opened;
+    await use(ws, port);
+  } finally {
+    server.close();
+  }
+}
 
 describe('the dashboard, door into agent workspaces', () => {
   before(async () => {
@@ -224,26 +237,18 @@ describe('the dashboard, door into agent workspaces', () => {
   });
 
   it('tunnels a port-forward to a port in the pod', async () => {
-    const echo: Server = createServer((conn) => conn.pipe(conn));
-    echo.listen(0, '127.0.0.1');
-    await once(echo, 'listening');
-    const { port } = echo.address() as { port: number };
-    try {
-      const { ws, opened } = socket(
-        door(`api/port-forward?port=${port}`),
-        identityHeaders('eddie', ['devs']),
-      );
-      await opened;
-      let back = '';
-      ws.on('message', (data, binary) => {
-        if (binary) back += Buffer.from(data as Buffer).toString('utf8');
-      });
-      ws.send(Buffer.from('ping through the door'));
-      await eventually('the echo', () => (back === 'ping through the door' ? true : undefined));
-      ws.close();
-    } finally {
-      echo.close();
-    }
+    await withPortForward(
+      (conn) => conn.pipe(conn),
+      async (ws) => {
+        let back = '';
+        ws.on('message', (data, binary) => {
+          if (binary) back += Buffer.from(data as Buffer).toString('utf8');
+        });
+        ws.send(Buffer.from('ping through the door'));
+        await eventually('the echo', () => (back === 'ping through the door' ? true : undefined));
+        ws.close();
+      },
+    );
   });
 
   it('answers each route by role: viewers read, editors also enter, others find nothing', async () => {
@@ -398,31 +403,23 @@ describe('the dashboard, door into agent workspaces', () => {
   });
   it('ends the pod side when a client vanishes, and the client side when the pod goes', async () => {
     // A tunnel whose client disappears without a close: the pod's session ends and says so.
-    const sink: Server = createServer((conn) => conn.resume());
-    sink.listen(0, '127.0.0.1');
-    await once(sink, 'listening');
-    const { port } = sink.address() as { port: number };
-    try {
-      const { ws, opened } = socket(
-        door(`api/port-forward?port=${port}`),
-        identityHeaders('eddie', ['devs']),
-      );
-      await opened;
-      ws.send(Buffer.alloc(1000));
-      ws.terminate();
-      await eventually(
-        'the port-forward closed in the pod',
-        async () => {
-          const log = await platform.kube.podLogs(`ns-${WS}`, POD, { container: 'sandbox' });
-          return new RegExp(`api port-forward sub=eddie port=${port} in=1000 `).test(log)
-            ? true
-            : undefined;
-        },
-        30_000,
-      );
-    } finally {
-      sink.close();
-    }
+    await withPortForward(
+      (conn) => conn.resume(),
+      async (ws, port) => {
+        ws.send(Buffer.alloc(1000));
+        ws.terminate();
+        await eventually(
+          'the port-forward closed in the pod',
+          async () => {
+            const log = await platform.kube.podLogs(`ns-${WS}`, POD, { container: 'sandbox' });
+            return new RegExp(`api port-forward sub=eddie port=${port} in=1000 `).test(log)
+              ? true
+              : undefined;
+          },
+          30_000,
+        );
+      },
+    );
     // A live feed whose pod is deleted ends for the client.
     const response = await fetch(`${base}${door('api/events')}`, {
       headers: identityHeaders('vic', ['readers']),

@@ -2,20 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UsageError } from '@paddock/common';
 import { parseCommandLine } from '@paddock/forward';
+import { targetFlags } from './support/target-flags.js';
 
-const none = {
-  url: undefined,
-  token: undefined,
-  cookie: undefined,
-  headers: [],
-  credentialsFile: undefined,
-  dashboard: undefined,
-  workspace: undefined,
-  agent: undefined,
-  replica: undefined,
-  apiKey: undefined,
-};
-const target = { ...none, url: 'http://h/' };
+const none = targetFlags();
+const target = targetFlags({ url: 'http://h/' });
 const noPreparation = { registerKey: undefined, knownHosts: undefined };
 
 describe('the paddock-forward command line', () => {

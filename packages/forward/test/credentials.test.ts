@@ -19,20 +19,8 @@ import {
   type TargetFlags,
 } from '@paddock/forward';
 import { tempDir } from '@paddock/testing';
+import { targetFlags as flags } from './support/target-flags.js';
 
-const flags = (over: Partial<TargetFlags> = {}): TargetFlags => ({
-  url: undefined,
-  token: undefined,
-  cookie: undefined,
-  headers: [],
-  credentialsFile: undefined,
-  dashboard: undefined,
-  workspace: undefined,
-  agent: undefined,
-  replica: undefined,
-  apiKey: undefined,
-  ...over,
-});
 /** What a --url target holds besides what a test checks. */
 const urlForm = { apiKey: undefined, agent: undefined };
 

@@ -10,9 +10,9 @@ import {
   resolveTarget,
   targetArgs,
   writeKnownHosts,
-  type TargetFlags,
 } from '@paddock/forward';
 import { tempDir } from '@paddock/testing';
+import { targetFlags } from './support/target-flags.js';
 
 const KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHYaifk12+lg8L6zev0ygSa+ZK2pVE5Fcx4gkFkHg+nI';
 
@@ -106,23 +106,9 @@ describe('the public key file --register-key reads', () => {
 });
 
 describe('the target in the ProxyCommand', () => {
-  const flags = (over: Partial<TargetFlags>): TargetFlags => ({
-    url: undefined,
-    token: undefined,
-    cookie: undefined,
-    headers: [],
-    credentialsFile: undefined,
-    dashboard: undefined,
-    workspace: undefined,
-    agent: undefined,
-    replica: undefined,
-    apiKey: undefined,
-    ...over,
-  });
-
   it('names where it goes and never a credential', () => {
     const dashboard = resolveTarget(
-      flags({ dashboard: 'https://d.example', workspace: 'w', agent: 'a', apiKey: 'secret' }),
+      targetFlags({ dashboard: 'https://d.example', workspace: 'w', agent: 'a', apiKey: 'secret' }),
       {},
       {},
     );
@@ -136,7 +122,7 @@ describe('the target in the ProxyCommand', () => {
       '--replica',
       '0',
     ]);
-    const url = resolveTarget(flags({ url: 'http://u', token: 'secret' }), {}, {});
+    const url = resolveTarget(targetFlags({ url: 'http://u', token: 'secret' }), {}, {});
     assert.deepEqual(targetArgs(url), ['--url', 'http://u/']);
   });
 });

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { createLogger, loggingFromEnv, Shutdown, UsageError } from '@paddock/common';
 import { Kube } from '@paddock/kube';
 import { LocalNode, SHUTDOWN_GRACE_SECONDS } from './local-node.js';
+import { DEFAULT_POD_ADDRESSES, inRange, type AddressRange } from './local-node/pod-addresses.js';
 
 export interface LocalNodeCommandOptions {
   /** The embedded cluster's kubeconfig. */
@@ -10,6 +11,20 @@ export interface LocalNodeCommandOptions {
   dataDir: string;
   /** `<namespace>/<claim>=<folder>`: the claim's volume starts as a copy of the folder. */
   seeds?: readonly string[];
+  /** `FIRST[/COUNT]`: the loopback addresses pods get. */
+  podAddresses?: string | undefined;
+}
+
+/** The range of --pod-addresses, or a usage error. */
+export function parsePodAddresses(value: string): AddressRange {
+  const [first = '', count = String(DEFAULT_POD_ADDRESSES.count), extra] = value.split('/');
+  const range = { first, count: /^\d{1,5}$/.test(count) ? Number(count) : NaN };
+  if (extra !== undefined || !(range.count >= 1) || !inRange(first, range)) {
+    throw new UsageError(
+      `--pod-addresses must be FIRST[/COUNT], FIRST an address in 127.0.0.0/8 (not .0 or .255), not "${value}"`,
+    );
+  }
+  return range;
 }
 
 /** The seeds of --seed options, by `<namespace>/<claim>`, or a usage error. */
@@ -28,12 +43,15 @@ export function parseSeeds(values: readonly string[]): Map<string, string> {
 /** `paddock node`: the embedded cluster's node, running its sandbox pods as local processes. */
 export async function runLocalNode(options: LocalNodeCommandOptions): Promise<void> {
   const seeds = parseSeeds(options.seeds ?? []);
+  const addresses =
+    options.podAddresses === undefined ? undefined : parsePodAddresses(options.podAddresses);
   const logger = createLogger({ name: 'paddock-node', ...loggingFromEnv() });
   const node = new LocalNode({
     kube: Kube.connect({ kubeconfig: options.kubeconfig }),
     dataDir: options.dataDir,
     seeds,
     logger,
+    ...(addresses && { addresses }),
   });
   // However this process ends, no sandbox it started outlives it.
   process.on('exit', () => node.killNow());

@@ -18,11 +18,13 @@ import {
   type Workspace,
 } from '@paddock/kube';
 import {
+  claimPodAddressRange,
   eventually,
   startEmbeddedCluster,
   startOperator,
   tempDir,
   type EmbeddedCluster,
+  type PodAddressRange,
   type Started,
 } from '@paddock/testing';
 import { LocalNode } from '../src/local-node.js';
@@ -46,6 +48,7 @@ describe('agents on the embedded cluster, with the operator and the local node',
   let operator: Started;
   let node: LocalNode;
   let dir: Awaited<ReturnType<typeof tempDir>>;
+  let range: PodAddressRange | undefined;
 
   const kubectl = async (...args: string[]): Promise<string> => {
     try {
@@ -127,11 +130,11 @@ describe('agents on the embedded cluster, with the operator and the local node',
       .resource<KubeObject>(CORE_KINDS.namespace)
       .create({ metadata: { name: 'paddock-system' } });
     operator = await startOperator(cluster.kubeconfig);
-    const second = 20 + Math.floor(Math.random() * 200);
+    range = await claimPodAddressRange();
     node = new LocalNode({
       kube,
       dataDir: join(dir.path, 'node'),
-      addresses: { first: `127.${second}.128.1`, count: 1000 },
+      addresses: range,
       backOff: { initialMs: 300, maxMs: 600, resetAfterMs: 60_000 },
     });
     await node.start();
@@ -171,6 +174,7 @@ spec: {systemPrompt: Be brief.}
     await operator?.stop();
     await cluster?.stop();
     await dir?.remove();
+    await range?.release();
   });
 
   it('runs an applied agent as a StatefulSet: Service, claim, a Ready pod, status Running 1/1', async () => {

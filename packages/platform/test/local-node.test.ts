@@ -16,11 +16,13 @@ import {
 import { createProofKeys, PROOF_HEADER, signIdentityProof } from '@paddock/common';
 import {
   assertDies,
+  claimPodAddressRange,
   eventually,
   isAlive,
   startEmbeddedCluster,
   tempDir,
   type EmbeddedCluster,
+  type PodAddressRange,
 } from '@paddock/testing';
 import { POD_NICENESS } from '../src/local-node/sandbox-process.js';
 import { LocalNode } from '../src/local-node.js';
@@ -132,8 +134,7 @@ describe('the embedded cluster’s local node', () => {
   let node: LocalNode;
   const proof = createProofKeys();
   /** A range of its own, so that other suites’ nodes on this machine take other addresses. */
-  const second = 20 + Math.floor(Math.random() * 200);
-  const addresses = { first: `127.${second}.0.1`, count: 1000 };
+  let addresses: PodAddressRange;
   /** Every process the node was seen running, to check that none outlives it. */
   const seen = new Set<number>();
 
@@ -208,6 +209,7 @@ describe('the embedded cluster’s local node', () => {
     join(dir.path, 'volumes', namespace, claim);
 
   before(async () => {
+    addresses = await claimPodAddressRange();
     cluster = await startEmbeddedCluster();
     kube = cluster.kube;
     for (const name of [NAMESPACE, 'late', 'elsewhere']) {
@@ -224,13 +226,17 @@ describe('the embedded cluster’s local node', () => {
     for (const pid of seen) await assertDies(pid);
     await cluster?.stop();
     await dir?.remove();
+    await addresses?.release();
   });
 
   it('binds a StatefulSet’s pod, runs it Ready on its own address, its claim Bound to a folder that MCP writes into', async () => {
     await sets().create(statefulSet('web', NAMESPACE, 1));
     const pod = await readyPod('web-0');
     assert.equal(pod.spec.nodeName, 'paddock-local');
-    assert.match(pod.status?.podIP ?? '', new RegExp(`^127\\.${second}\\.\\d+\\.\\d+$`));
+    assert.match(
+      pod.status?.podIP ?? '',
+      new RegExp(`^${addresses.first.split('.').slice(0, 2).join('\\.')}\\.\\d+\\.\\d+$`),
+    );
     assert.equal(pod.status?.hostIP, '127.0.0.1');
     const container = pod.status?.containerStatuses?.[0];
     assert.equal(container?.name, 'sandbox');

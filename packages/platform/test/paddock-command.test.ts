@@ -168,7 +168,7 @@ describe('the paddock command', () => {
         ['sample'],
       );
       // A newcomer opens the printed address, signs in with the banner's credentials, and finds
-      // the sample workspace, its agent's log and their API keys.
+      // the sample workspace, its agent's files and log, and their API keys.
       const browser = await launchBrowser();
       try {
         const page = await browser.newPage();
@@ -182,6 +182,16 @@ describe('the paddock command', () => {
           .click();
         await page.getByRole('link', { name: 'Agents', exact: true }).click();
         await page.getByRole('link', { name: 'sample-agent' }).click();
+        // The agent's workspace through the dashboard: the sample files, and the pod's log.
+        await page.getByRole('tab', { name: 'Files' }).click();
+        const tree = page.getByRole('navigation', { name: 'Files' });
+        await tree.getByRole('button', { name: /README\.md/ }).click();
+        await page
+          .getByRole('region', { name: 'File viewer' })
+          .getByText('README.md')
+          .first()
+          .waitFor();
+        await page.getByRole('tab', { name: 'Log' }).click();
         await page.getByText('MCP server listening').first().waitFor();
         await screenshot(page, 'newcomer-sample-agent');
         await page.getByRole('link', { name: 'API keys' }).first().click();

@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { assertDies, eventually, isAlive, start, tempDir } from '@paddock/testing';
+import { assertDies, eventually, INSPECTOR_CLI, isAlive, start, tempDir } from '@paddock/testing';
 import {
   connect,
   openEventStream,
@@ -268,28 +268,9 @@ describe('the MCP Inspector CLI, an independent client', () => {
   after(() => sandbox.stop());
 
   const inspector = (args: string[]) =>
-    run(
-      process.execPath,
-      [
-        join(
-          import.meta.dirname,
-          '..',
-          '..',
-          '..',
-          'node_modules',
-          '@modelcontextprotocol',
-          'inspector',
-          'cli',
-          'build',
-          'cli.js',
-        ),
-        '--cli',
-        ...args,
-      ],
-      {
-        timeout: 60_000,
-      },
-    );
+    run(process.execPath, [INSPECTOR_CLI, '--cli', ...args], {
+      timeout: 60_000,
+    });
 
   it('lists the tools over SSE', async () => {
     const { stdout } = await inspector([`${sandbox.base}/sse`, '--method', 'tools/list']);

@@ -14,6 +14,7 @@ import {
 } from '@paddock/kube';
 import { startDashboard, type RunningDashboard } from './dashboard.js';
 import { startEmbeddedCluster, startOperator, type EmbeddedCluster } from './embedded-cluster.js';
+import { claimPodAddressRange } from './pod-address-ranges.js';
 import { start, type Started } from './processes.js';
 import { tempDir } from './temp.js';
 import { eventually } from './waiting.js';
@@ -103,9 +104,20 @@ export async function startAgentPlatform(
       .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paddock-system' } });
     const operator = await startOperator(cluster.kubeconfig);
     stops.push(() => operator.stop());
+    const range = await claimPodAddressRange();
+    stops.push(() => range.release());
     const node = start(
       process.execPath,
-      [PADDOCK_BIN, 'node', '--data', data.path, '--kubeconfig', cluster.kubeconfig],
+      [
+        PADDOCK_BIN,
+        'node',
+        '--data',
+        data.path,
+        '--kubeconfig',
+        cluster.kubeconfig,
+        '--pod-addresses',
+        range.option,
+      ],
       { env: { PATH: process.env.PATH, SVC_LOG_FORMAT: 'json' } },
     );
     stops.push(() => node.stop());

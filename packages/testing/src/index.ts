@@ -45,3 +45,5 @@ export {
   type AgentPlatformOptions,
   type PlatformPod,
 } from './agent-platform.js';
+export { INSPECTOR_CLI } from './inspector.js';
+export { claimPodAddressRange, type PodAddressRange } from './pod-address-ranges.js';

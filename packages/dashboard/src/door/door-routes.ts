@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { formatAddress, HttpError, toEnvelope, type Logger } from '@paddock/common';
 import type { PodEndpoint } from '@paddock/kube';
@@ -115,11 +115,18 @@ export function registerDoorRoutes(app: FastifyInstance, ctx: DashboardContext):
     ctx.config.SVC_AUTH_PROXY_HEADER_GROUPS,
     ctx.config.SVC_AUTH_PROXY_HEADER_DISPLAY_NAME,
   ];
+  // Connections to the pods are kept open and reused: a tool call or a file read through the door
+  // then costs no TCP connect (WebSocket upgrades take a connection of their own).
+  const agent = new Agent({ keepAlive: true });
   const proxies = {
     api: new ProxyServer({ xfwd: false, changeOrigin: true, ws: true }),
-    mcp: new ProxyServer({ xfwd: false, changeOrigin: true }),
-    sse: new ProxyServer({ xfwd: false, changeOrigin: true, selfHandleResponse: true }),
+    mcp: new ProxyServer({ xfwd: false, changeOrigin: true, agent }),
+    sse: new ProxyServer({ xfwd: false, changeOrigin: true, selfHandleResponse: true, agent }),
   };
+  app.addHook('onClose', (_app, done) => {
+    agent.destroy();
+    done();
+  });
   for (const proxy of Object.values(proxies)) {
     proxy.on('error', (err, req, res) => {
       logger.debug({ err, url: req.url }, 'an agent pod did not answer');
@@ -182,7 +189,7 @@ export function registerDoorRoutes(app: FastifyInstance, ctx: DashboardContext):
     if (upgrade !== undefined) {
       proxy.ws(raw, upgrade.socket, upgrade.head, { target: hop.target });
     } else {
-      proxy.web(raw, reply.raw, { target: hop.target });
+      proxy.web(raw, reply.raw, { target: hop.target, agent });
     }
   };
 

@@ -75,29 +75,20 @@ export function desiredAgentNetworkPolicy({
   };
   const podSelector = { matchLabels: agentSelectorLabels(agent) };
 
-  if (rules === undefined) {
-    return {
-      apiVersion: 'networking.k8s.io/v1',
-      kind: 'NetworkPolicy',
-      metadata,
-      spec: {
-        podSelector,
-        policyTypes: ['Ingress'],
-        ingress: [dashboard, ...(declared.length > 0 ? [{ ports: declared }] : [])],
-      },
-    };
-  }
-  return {
-    apiVersion: 'networking.k8s.io/v1',
-    kind: 'NetworkPolicy',
-    metadata,
-    spec: {
-      podSelector,
-      policyTypes: ['Ingress', 'Egress'],
-      ingress: [dashboard, ...onDeclaredPorts(rules.ingress, declared)],
-      egress: rules.egress,
-    },
-  };
+  const spec: AgentNetworkPolicyObject['spec'] =
+    rules === undefined
+      ? {
+          podSelector,
+          policyTypes: ['Ingress'],
+          ingress: [dashboard, ...(declared.length > 0 ? [{ ports: declared }] : [])],
+        }
+      : {
+          podSelector,
+          policyTypes: ['Ingress', 'Egress'],
+          ingress: [dashboard, ...onDeclaredPorts(rules.ingress, declared)],
+          egress: rules.egress,
+        };
+  return { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata, spec };
 }
 
 /**

@@ -128,16 +128,12 @@ export function desiredNetworkPolicy(
   if (rules === undefined) return undefined;
   const { ingress, egress, ignored } = rules;
   return {
-    policy: {
-      apiVersion: 'networking.k8s.io/v1',
-      kind: 'NetworkPolicy',
-      metadata: ownedMetadata(
-        workspace,
-        isolationPolicyName(workspace),
-        workspace.spec.namespace.name,
-      ),
-      spec: { podSelector: NON_AGENT_PODS, policyTypes: ['Ingress', 'Egress'], ingress, egress },
-    },
+    policy: workspacePolicy(workspace, isolationPolicyName(workspace), {
+      podSelector: NON_AGENT_PODS,
+      policyTypes: ['Ingress', 'Egress'],
+      ingress,
+      egress,
+    }),
     rulesCount: ingress.length + egress.length,
     ignored,
   };
@@ -159,20 +155,25 @@ export function desiredAgentPodsPolicy(
 ): NetworkPolicyObject | undefined {
   const rules = isolationRules(workspace, options);
   if (rules === undefined) return undefined;
+  return workspacePolicy(workspace, agentPodsPolicyName(workspace), {
+    podSelector: { matchExpressions: [{ key: LABEL_AGENT, operator: 'Exists' }] },
+    policyTypes: ['Ingress', 'Egress'],
+    ingress: [],
+    egress: rules.egress,
+  });
+}
+
+/** A NetworkPolicy the workspace owns, in its namespace. */
+function workspacePolicy(
+  workspace: Workspace,
+  name: string,
+  spec: NetworkPolicyObject['spec'],
+): NetworkPolicyObject {
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'NetworkPolicy',
-    metadata: ownedMetadata(
-      workspace,
-      agentPodsPolicyName(workspace),
-      workspace.spec.namespace.name,
-    ),
-    spec: {
-      podSelector: { matchExpressions: [{ key: LABEL_AGENT, operator: 'Exists' }] },
-      policyTypes: ['Ingress', 'Egress'],
-      ingress: [],
-      egress: rules.egress,
-    },
+    metadata: ownedMetadata(workspace, name, workspace.spec.namespace.name),
+    spec,
   };
 }
 

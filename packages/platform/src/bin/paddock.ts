@@ -34,6 +34,9 @@ Options of node:
                 the embedded cluster's (default DIR/cluster/kubeconfig)
   --seed NAMESPACE/CLAIM=FOLDER
                 the claim's volume starts as a copy of FOLDER (repeatable)
+  --pod-addresses FIRST[/COUNT]
+                the loopback addresses pods get, from FIRST (default
+                127.1.0.1/65535): two nodes on one machine need two ranges
 
 Options of door:
   --kubeconfig FILE
@@ -63,6 +66,7 @@ function parseCommandLine(args: string[]) {
         'cluster-port': { type: 'string' },
         kubeconfig: { type: 'string' },
         seed: { type: 'string', multiple: true },
+        'pod-addresses': { type: 'string' },
         listen: { type: 'string' },
         pod: { type: 'string' },
       },
@@ -94,7 +98,7 @@ runMain(async () => {
   const dataDir = values.data ?? 'data';
   const own: Record<typeof command, string[]> = {
     up: ['data', 'host', 'sandbox-port', 'dashboard-port', 'cluster-port'],
-    node: ['data', 'kubeconfig', 'seed'],
+    node: ['data', 'kubeconfig', 'seed', 'pod-addresses'],
     door: ['kubeconfig', 'listen', 'pod'],
   };
   const misplaced = Object.keys(values).find(
@@ -106,6 +110,7 @@ runMain(async () => {
       dataDir,
       kubeconfig: values.kubeconfig ?? join(dataDir, 'cluster', 'kubeconfig'),
       seeds: values.seed ?? [],
+      podAddresses: values['pod-addresses'],
     });
   }
   if (command === 'door') {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { UsageError } from '@paddock/common';
+import { parsePodAddresses } from '../../src/local-node-command.js';
 import {
   allocateAddress,
   DEFAULT_POD_ADDRESSES,
@@ -81,5 +83,22 @@ describe('a listen address in the args', () => {
   ];
   for (const [arg, want] of cases) {
     it(`${arg} → ${want}`, () => assert.equal(podListenArg(arg, '127.1.0.4'), want));
+  }
+});
+
+describe('the --pod-addresses option of paddock node', () => {
+  it('takes FIRST, or FIRST/COUNT, in 127.0.0.0/8', () => {
+    assert.deepEqual(parsePodAddresses('127.42.0.1'), { first: '127.42.0.1', count: 65_535 });
+    assert.deepEqual(parsePodAddresses('127.42.0.1/1000'), { first: '127.42.0.1', count: 1000 });
+  });
+  for (const bad of [
+    '10.0.0.1',
+    '127.42.0.0',
+    '127.42.0.1/0',
+    '127.42.0.1/x',
+    '127.42.0.1/5/6',
+    '',
+  ]) {
+    it(`refuses "${bad}"`, () => assert.throws(() => parsePodAddresses(bad), UsageError));
   }
 });

@@ -93,6 +93,31 @@ function comparable(
   return mutable;
 }
 
+/** The metadata we set on an owned object: the agent's labels and the agent as its owner. */
+type OurMetadata = StatefulSetObject['metadata'];
+
+/** What of an owned object is ours to compare with the stored one: labels, owner and `spec`. */
+function ourPart(metadata: OurMetadata, spec: unknown) {
+  return { metadata: { labels: metadata.labels, ownerReferences: metadata.ownerReferences }, spec };
+}
+
+/** The stored object with our labels added to its own, our owner, and `spec`. */
+function withOurs(
+  stored: StoredObject,
+  metadata: OurMetadata,
+  spec: Record<string, unknown>,
+): StoredObject {
+  return {
+    ...stored,
+    metadata: {
+      ...stored.metadata,
+      labels: { ...stored.metadata?.labels, ...metadata.labels },
+      ownerReferences: metadata.ownerReferences,
+    },
+    spec,
+  };
+}
+
 /**
  * The StatefulSet to write over the stored one, or undefined when the stored one already holds
  * what the agent asks: its labels, owner and mutable fields. Only what we set is compared, so what
@@ -104,20 +129,8 @@ export function statefulSetUpdate(
 ): StoredObject | undefined {
   const wanted = withStoredSpelling(desired, stored);
   const mutable = mutablePart(wanted);
-  const view = {
-    metadata: { labels: wanted.metadata.labels, ownerReferences: wanted.metadata.ownerReferences },
-    spec: comparable(mutable, stored),
-  };
-  if (covers(stored, view)) return undefined;
-  return {
-    ...stored,
-    metadata: {
-      ...stored.metadata,
-      labels: { ...stored.metadata?.labels, ...wanted.metadata.labels },
-      ownerReferences: wanted.metadata.ownerReferences,
-    },
-    spec: { ...stored.spec, ...mutable },
-  };
+  if (covers(stored, ourPart(wanted.metadata, comparable(mutable, stored)))) return undefined;
+  return withOurs(stored, wanted.metadata, { ...stored.spec, ...mutable });
 }
 
 /**
@@ -153,24 +166,9 @@ export function serviceUpdate(
     stored.spec?.['publishNotReadyAddresses'] === undefined && !publishNotReadyAddresses
       ? rest
       : desired.spec;
-  const view = {
-    metadata: {
-      labels: desired.metadata.labels,
-      ownerReferences: desired.metadata.ownerReferences,
-    },
-    spec,
-  };
-  if (covers(stored, view)) return undefined;
-  return {
-    ...stored,
-    metadata: {
-      ...stored.metadata,
-      labels: { ...stored.metadata?.labels, ...desired.metadata.labels },
-      ownerReferences: desired.metadata.ownerReferences,
-    },
-    // Fields the API server set (clusterIPs, ipFamilies, sessionAffinity) stay.
-    spec: { ...stored.spec, ...desired.spec },
-  };
+  if (covers(stored, ourPart(desired.metadata, spec))) return undefined;
+  // Fields the API server set (clusterIPs, ipFamilies, sessionAffinity) stay.
+  return withOurs(stored, desired.metadata, { ...stored.spec, ...desired.spec });
 }
 
 /**
@@ -182,24 +180,9 @@ export function networkPolicyUpdate(
   stored: StoredObject,
   desired: AgentNetworkPolicyObject,
 ): StoredObject | undefined {
-  const view = {
-    metadata: {
-      labels: desired.metadata.labels,
-      ownerReferences: desired.metadata.ownerReferences,
-    },
-    spec: desired.spec,
-  };
   const egress = stored.spec?.['egress'];
   const extraEgress =
     desired.spec.egress === undefined && Array.isArray(egress) && egress.length > 0;
-  if (covers(stored, view) && !extraEgress) return undefined;
-  return {
-    ...stored,
-    metadata: {
-      ...stored.metadata,
-      labels: { ...stored.metadata?.labels, ...desired.metadata.labels },
-      ownerReferences: desired.metadata.ownerReferences,
-    },
-    spec: desired.spec as unknown as Record<string, unknown>,
-  };
+  if (covers(stored, ourPart(desired.metadata, desired.spec)) && !extraEgress) return undefined;
+  return withOurs(stored, desired.metadata, desired.spec);
 }
