@@ -363,7 +363,11 @@ async function proofHeaders(platform: AgentPlatform): Promise<Record<string, str
   return { [PROOF_HEADER]: proof };
 }
 
-const platform = await startAgentPlatform();
+// DASHBOARD_NODE_OPTIONS reaches the dashboard's NODE_OPTIONS: to profile it, or to try a flag.
+const dashboardOptions = process.env.DASHBOARD_NODE_OPTIONS;
+const platform = await startAgentPlatform(
+  dashboardOptions === undefined ? {} : { dashboardEnv: { NODE_OPTIONS: dashboardOptions } },
+);
 try {
   await platform.workspace(WS, { roleBindings: [{ groups: ['devs'], role: 'editor' }] });
   await platform.agent(WS, AGENT, { sandbox: { exec: true, portForward: true } });

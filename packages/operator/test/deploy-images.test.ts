@@ -1,3 +1,4 @@
+import { DASHBOARD_NODE_FLAGS } from '@paddock/dashboard';
 // A lint of the service images' Dockerfiles (deploy/images/) and of .dockerignore, since no
 // container engine runs here: pinned bases, multi-stage builds that install production
 // dependencies of the service's own workspaces only, a non-root numeric user, no secrets.
@@ -238,6 +239,9 @@ describe('the service images (deploy/images/)', () => {
           entrypoint.join(' '),
         );
         assert.ok(existsSync(join(root, 'packages', service, 'bin', `${bin}.js`)));
+        if (service === 'dashboard') {
+          assert.deepEqual(entrypoint.slice(1, -1), [...DASHBOARD_NODE_FLAGS]);
+        }
         assert.deepEqual(finalOf('EXPOSE').join(' ').split(/\s+/), [...ports]);
         assert.match(finalOf('HEALTHCHECK').at(-1) ?? '', /\/healthz/);
         assert.match(finalOf('USER').at(-1) ?? '', /^[1-9]\d*:[1-9]\d*$/);

@@ -1,3 +1,4 @@
+import { DASHBOARD_NODE_FLAGS } from '@paddock/dashboard';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -84,6 +85,7 @@ export async function localComponents(platform: LocalPlatform): Promise<Componen
       name: 'dashboard',
       command: process.execPath,
       args: [
+        ...DASHBOARD_NODE_FLAGS,
         binOf('@paddock/dashboard', 'paddock-dashboard'),
         '--kubeconfig',
         platform.kubeconfig ?? embeddedKubeconfig(platform),

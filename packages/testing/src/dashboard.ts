@@ -1,3 +1,4 @@
+import { DASHBOARD_NODE_FLAGS } from '@paddock/dashboard';
 import { join } from 'node:path';
 import { start, type Started } from './processes.js';
 import { tempDir } from './temp.js';
@@ -29,7 +30,7 @@ export interface RunningDashboard {
  */
 export async function startDashboard(env: Record<string, string> = {}): Promise<RunningDashboard> {
   const dir = await tempDir('paddock-dashboard-');
-  const child = start(process.execPath, [DASHBOARD_BIN], {
+  const child = start(process.execPath, [...DASHBOARD_NODE_FLAGS, DASHBOARD_BIN], {
     env: {
       PATH: process.env.PATH,
       SVC_LOG_FORMAT: 'json',
