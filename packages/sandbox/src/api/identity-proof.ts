@@ -142,7 +142,6 @@ export function headerMismatch(
   return undefined;
 }
 
-
 /** The SHA-256 (hex) of a static proxy secret: the value of SVC_API_PROXY_SECRET_SHA256. */
 export function proxySecretDigest(secret: string): string {
   return sha256(secret).toString('hex');
