@@ -43,7 +43,7 @@ describe('role resolution', () => {
 });
 
 describe('the permission table', () => {
-  it('matches the specification row by row', () => {
+  it('matches the specification row by row, and the door’s rows', () => {
     const expected: Record<string, [boolean, boolean, boolean]> = {
       viewAgents: [true, true, true],
       viewLogs: [true, true, true],
@@ -56,6 +56,10 @@ describe('the permission table', () => {
       manageOwnApiKeys: [true, true, true],
       manageAllApiKeys: [false, false, true],
       viewAllUsers: [false, false, true],
+      // Beyond the specification: the door into agent workspaces (decision 0022).
+      viewFiles: [true, true, true],
+      useTerminal: [false, true, true],
+      useMcp: [false, true, true],
     };
     assert.deepEqual(Object.keys(PERMISSIONS).sort(), Object.keys(expected).sort());
     for (const [action, [viewer, editor, admin]] of Object.entries(expected)) {

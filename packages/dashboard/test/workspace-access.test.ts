@@ -186,8 +186,18 @@ describe('workspace actions', () => {
       deleteAgents: false,
       modifyPrompts: false,
       modifyTools: false,
+      viewFiles: true,
+      useTerminal: false,
+      useMcp: false,
       manageMembers: false,
     });
     assert.equal(permissionsIn('viewer', 'owner').manageMembers, true);
+    // Into an agent's workspace: viewers read, editors and owners also enter, if the dashboard
+    // role allows it too.
+    assert.equal(mayAct('viewer', 'viewer', 'viewFiles'), true);
+    assert.equal(mayAct('editor', 'editor', 'useTerminal'), true);
+    assert.equal(mayAct('editor', 'owner', 'useMcp'), true);
+    assert.equal(mayAct('viewer', 'owner', 'useTerminal'), false);
+    assert.equal(mayAct('admin', 'viewer', 'useMcp'), false);
   });
 });

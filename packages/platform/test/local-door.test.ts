@@ -51,7 +51,7 @@ describe('the local door to an agent pod', () => {
       },
     } as KubeObject);
     // The pod as the node leaves it: a sandbox on its own loopback address, proofs for its DNS name.
-    sandboxPort = await freePort();
+    sandboxPort = await freePort(2);
     sandbox = start(
       process.execPath,
       [
@@ -73,7 +73,7 @@ describe('the local door to an agent pod', () => {
         },
       },
     );
-    doorPort = await freePort();
+    doorPort = await freePort(2);
     door = new LocalDoor({
       kube,
       namespace: NAMESPACE,
@@ -156,7 +156,7 @@ describe('the local door to an agent pod', () => {
   });
 
   it('wants its bearer token when one is set (off loopback), and keeps it from the pod', async () => {
-    const port = await freePort();
+    const port = await freePort(2);
     const guarded = new LocalDoor({
       kube,
       namespace: NAMESPACE,

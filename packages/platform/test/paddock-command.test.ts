@@ -39,9 +39,10 @@ describe('the paddock command', () => {
   it('runs the local platform (embedded cluster with the samples, operator, node, the sample agent’s door, dashboard), state under --data, and stops cleanly on Ctrl-C', async () => {
     const dir = await tempDir();
     const data = join(dir.path, 'state');
-    const port = await freePort();
+    // The sandbox's door takes the port after its own, and the operator the one after the cluster's.
+    const port = await freePort(2);
     const dashboardPort = await freePort();
-    const clusterPort = await freePort();
+    const clusterPort = await freePort(2);
     const run = start(
       process.execPath,
       [
