@@ -4,6 +4,7 @@
 // Arguments: <url> <sessions> <seconds> <headers JSON> <tool> <arguments JSON>.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { runClosedLoop } from './closed-loop.js';
 
 const [url, sessionsText, secondsText, headersJson, tool, argsJson] = process.argv.slice(2);
 const sessions = Number(sessionsText);
@@ -20,45 +21,13 @@ async function openSession(): Promise<Client> {
 }
 
 const clients = await Promise.all(Array.from({ length: sessions }, openSession));
-let measuring = false;
-let stop = false;
-const latencies: number[] = [];
-let errors = 0;
-
-async function loop(client: Client): Promise<void> {
-  while (!stop) {
-    const started = performance.now();
-    try {
-      const result = await client.callTool({ name: tool!, arguments: args });
-      if (result.isError) errors++;
-    } catch {
-      errors++;
-    }
-    if (measuring) latencies.push(performance.now() - started);
-  }
-}
-
-const loops = clients.map(loop);
-await new Promise((r) => setTimeout(r, 1000)); // warm-up
-measuring = true;
-const started = performance.now();
-await new Promise((r) => setTimeout(r, seconds * 1000));
-measuring = false;
-const elapsed = (performance.now() - started) / 1000;
-stop = true;
-await Promise.all(loops);
-await Promise.all(clients.map((c) => c.close()));
-
-latencies.sort((a, b) => a - b);
-const pct = (p: number) =>
-  latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
-console.log(
-  JSON.stringify({
-    calls: latencies.length,
-    callsPerSecond: latencies.length / elapsed,
-    p50Ms: pct(50),
-    p99Ms: pct(99),
-    errors,
-  }),
+await runClosedLoop(
+  clients,
+  async (client) => {
+    const result = await client.callTool({ name: tool!, arguments: args });
+    return result.isError !== true;
+  },
+  seconds,
 );
+await Promise.all(clients.map((c) => c.close()));
 process.exit(0);

@@ -44,11 +44,14 @@ interface Target {
 }
 
 /** A TCP server on 127.0.0.1 that hands each connection to `onConnection`. */
-async function startTarget(onConnection: (socket: Socket) => void = () => {}): Promise<Target> {
+async function startTarget(
+  onConnection: (socket: Socket) => void = () => {},
+  { allowHalfOpen = false } = {},
+): Promise<Target> {
   const sockets = new Set<Socket>();
   let first!: (socket: Socket) => void;
   const connection = new Promise<Socket>((resolve) => (first = resolve));
-  const server = createServer((socket) => {
+  const server = createServer({ allowHalfOpen }, (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
@@ -466,7 +469,9 @@ describe('GET /api/port-forward', () => {
   });
 
   it('closes with 1002 when the client sends bytes after its end-of-stream frame', async () => {
-    const target = await startTarget();
+    // A target that keeps its side open after the client's FIN: else the tunnel may finish
+    // normally (both sides ended) before the late bytes are read.
+    const target = await startTarget(() => {}, { allowHalfOpen: true });
     try {
       const tunnel = await openTunnel(target.port, 'alice', { halfClose: true });
       tunnel.sendEof();
