@@ -22,6 +22,7 @@ import {
 import { startAgentPlatform, type AgentPlatform, type PlatformPod } from '@paddock/testing';
 import { cpuDuring, descendantsMatching } from './lib/door-cpu.js';
 import { median, percentile, printTable } from './lib/table.js';
+import { sendUpTunnel } from './lib/tunnel-upload.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..');
@@ -127,17 +128,7 @@ function openSocket(url: string, headers: Record<string, string>): Promise<WebSo
 /** 1 GiB up the tunnel, 4 MiB kept queued, woken by the send callbacks rather than polling. */
 async function tunnelUpload(ws: WebSocket, arrived: Promise<void>): Promise<number> {
   const started = performance.now();
-  let wake: (() => void) | undefined;
-  const sent = () => {
-    if (wake && ws.bufferedAmount <= 2 * MiB) {
-      wake();
-      wake = undefined;
-    }
-  };
-  for (let queued = 0; queued < TRANSFER; queued += CHUNK.length) {
-    ws.send(CHUNK, sent);
-    if (ws.bufferedAmount > 4 * MiB) await new Promise<void>((r) => (wake = r));
-  }
+  await sendUpTunnel(ws, CHUNK, TRANSFER);
   ws.send('eof');
   await arrived;
   const ms = performance.now() - started;

@@ -14,6 +14,7 @@ import { tempDir } from '@paddock/testing';
 import { peakRssMiB } from './lib/processes.js';
 import { startBenchApiSandbox } from './lib/sandbox.js';
 import { median, printTable } from './lib/table.js';
+import { sendUpTunnel } from './lib/tunnel-upload.js';
 
 const run = promisify(execFile);
 const RUNS = 3;
@@ -161,19 +162,7 @@ async function tunnelTransfer(
   });
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   const started = performance.now();
-  // Keeps 4 MiB queued, woken by the send callbacks rather than polling (which would take CPU
-  // from the sandbox on a 2-core machine).
-  let wake: (() => void) | undefined;
-  const sent = () => {
-    if (wake && ws.bufferedAmount <= 2 * MiB) {
-      wake();
-      wake = undefined;
-    }
-  };
-  for (let queued = 0; queued < TRANSFER; queued += CHUNK.length) {
-    ws.send(CHUNK, sent);
-    if (ws.bufferedAmount > 4 * MiB) await new Promise<void>((r) => (wake = r));
-  }
+  await sendUpTunnel(ws, CHUNK, TRANSFER);
   await finished;
   const ms = performance.now() - started;
   ws.close();

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 /**
  * The one error shape of every Paddock HTTP API: `{ "error": "<code>", "message": "<text>" }`.
  * Code raises `HttpError`; the HTTP edge maps every thrown thing to an envelope once (`toEnvelope`).
@@ -60,4 +61,16 @@ export function toEnvelope(err: unknown): { status: number; body: ErrorEnvelope 
     return { status: e.statusCode, body: { error: 'invalid_request', message } };
   }
   return { status: 500, body: { error: 'internal_error', message: 'internal server error' } };
+}
+
+/**
+ * Answers an error on a raw response, outside fastify (a proxy's own failures): the envelope
+ * while nothing was sent, else the connection is cut, since a stream already begun cannot change
+ * its status.
+ */
+export function sendErrorEnvelope(res: ServerResponse, err: unknown): void {
+  if (res.headersSent) return void res.destroy();
+  const { status, body } = toEnvelope(err);
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
 }

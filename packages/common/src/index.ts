@@ -17,7 +17,13 @@ export {
   type LogFormat,
   type LoggerOptions,
 } from './logger.js';
-export { HttpError, httpErrors, toEnvelope, type ErrorEnvelope } from './errors.js';
+export {
+  HttpError,
+  httpErrors,
+  toEnvelope,
+  sendErrorEnvelope,
+  type ErrorEnvelope,
+} from './errors.js';
 export { Health, type ReadinessCheck } from './health.js';
 export { createHttpApp, listen, DEFAULT_BODY_LIMIT, type HttpAppOptions } from './http.js';
 export {

@@ -9,4 +9,3 @@ export type { Store } from './store/types.js';
 export { ApiKeys } from './auth/apikeys/service.js';
 export { apiKeySigningKey } from './auth/apikeys/format.js';
 export { ARGON2_OPTIONS } from './builtin/passwords.js';
-export { DASHBOARD_NODE_FLAGS } from './node-flags.js';

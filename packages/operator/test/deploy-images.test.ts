@@ -1,4 +1,4 @@
-import { DASHBOARD_NODE_FLAGS } from '@paddock/dashboard';
+import { DASHBOARD_NODE_FLAGS } from '@paddock/dashboard/shared';
 // A lint of the service images' Dockerfiles (deploy/images/) and of .dockerignore, since no
 // container engine runs here: pinned bases, multi-stage builds that install production
 // dependencies of the service's own workspaces only, a non-root numeric user, no secrets.

@@ -1,4 +1,4 @@
-import { DASHBOARD_NODE_FLAGS } from '@paddock/dashboard';
+import { DASHBOARD_NODE_FLAGS } from '@paddock/dashboard/shared';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

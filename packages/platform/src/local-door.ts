@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import {
   createServer,
@@ -12,16 +12,16 @@ import {
   formatAddress,
   HttpError,
   httpErrors,
-  signIdentityProof,
+  PROOF_HEADER as PROOF_HEADER_NAME,
+  sendErrorEnvelope,
   silentLogger,
-  toEnvelope,
   type Address,
   type Logger,
 } from '@paddock/common';
+import { ProofSigner } from '@paddock/dashboard/shared';
 import {
   CORE_KINDS,
   Informer,
-  NotFoundError,
   podDnsName,
   podEndpoint,
   type EndpointPod,
@@ -29,7 +29,6 @@ import {
   type KubeObject,
   type NamedPod,
 } from '@paddock/kube';
-import { proofKeysOf } from '@paddock/operator';
 import { ProxyServer } from 'http-proxy-3';
 
 /**
@@ -43,10 +42,7 @@ import { ProxyServer } from 'http-proxy-3';
 
 /** The identity the door proves for whoever uses it. */
 export const LOCAL_IDENTITY = { sub: 'dev', user: 'dev', groups: [] as string[] };
-/** A proof is signed for a minute and reused for half of that. */
-const PROOF_LIFETIME_SECONDS = 60;
-const PROOF_REUSE_MS = 30_000;
-const PROOF_HEADER = 'x-paddock-proof';
+const PROOF_HEADER = PROOF_HEADER_NAME.toLowerCase();
 
 export interface LocalDoorOptions {
   kube: Kube;
@@ -67,14 +63,6 @@ interface Door {
   signs: boolean;
 }
 
-/** An error answer in the platform's one envelope; a stream already begun is cut instead. */
-function refuse(res: ServerResponse, err: unknown): void {
-  if (res.headersSent) return void res.destroy();
-  const { status, body } = toEnvelope(err);
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
 type DoorPod = EndpointPod & NamedPod & KubeObject;
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -85,7 +73,7 @@ export class LocalDoor {
   private readonly proxy = new ProxyServer({ xfwd: false, ws: true });
   private readonly doors: Door[];
   private readonly tokenDigest: Buffer | undefined;
-  private proof: { value: string; audience: string; at: number } | undefined;
+  private readonly signer: ProofSigner;
 
   constructor(private readonly options: LocalDoorOptions) {
     this.logger = options.logger ?? silentLogger();
@@ -95,6 +83,7 @@ export class LocalDoor {
       (err) => this.logger.warn({ err }, 'pod watch failed; retrying'),
     );
     this.tokenDigest = options.token === undefined ? undefined : digest(options.token);
+    this.signer = new ProofSigner(options.kube, options.signingSecret);
     this.doors = [
       { server: createServer(), port: 'mcp', signs: false },
       { server: createServer(), port: 'api', signs: true },
@@ -107,7 +96,7 @@ export class LocalDoor {
     this.proxy.on('error', (err, _req, res) => {
       this.logger.debug({ err }, 'the pod did not answer');
       if (res !== undefined && 'writeHead' in res) {
-        refuse(
+        sendErrorEnvelope(
           res,
           new HttpError(502, 'bad_gateway', `pod ${options.pod} did not answer: ${err.message}`),
         );
@@ -167,7 +156,9 @@ export class LocalDoor {
     // The door's token is for the door: the pod sees only what it would see from a proxy.
     delete req.headers.authorization;
     delete req.headers[PROOF_HEADER];
-    if (door.signs) req.headers[PROOF_HEADER] = await this.proofFor(pod);
+    if (door.signs) {
+      req.headers[PROOF_HEADER] = await this.signer.proofFor(podDnsName(pod), LOCAL_IDENTITY);
+    }
     return `http://${endpoint.host}:${endpoint.port}`;
   }
 
@@ -176,7 +167,7 @@ export class LocalDoor {
       this.proxy.web(req, res, { target: await this.route(door, req) });
     } catch (err) {
       if (!(err instanceof HttpError)) this.logger.warn({ err }, 'could not open the door');
-      refuse(res, err instanceof HttpError ? err : httpErrors.unavailable(String(err)));
+      sendErrorEnvelope(res, err instanceof HttpError ? err : httpErrors.unavailable(String(err)));
     }
   }
 
@@ -193,47 +184,5 @@ export class LocalDoor {
       if (!(err instanceof HttpError)) this.logger.warn({ err }, 'could not open the door');
       socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nconnection: close\r\n\r\n`);
     }
-  }
-
-  /** A proof for the pod, signed for a minute and reused for half of it. */
-  private async proofFor(pod: DoorPod): Promise<string> {
-    const audience = podDnsName(pod);
-    const now = Date.now();
-    if (
-      this.proof !== undefined &&
-      this.proof.audience === audience &&
-      now - this.proof.at < PROOF_REUSE_MS
-    ) {
-      return this.proof.value;
-    }
-    const value = await signIdentityProof({
-      privateKey: await this.signingKey(),
-      audience,
-      identity: LOCAL_IDENTITY,
-      lifetimeSeconds: PROOF_LIFETIME_SECONDS,
-    });
-    this.proof = { value, audience, at: now };
-    return value;
-  }
-
-  /** Read at each signing: deleting the Secret rotates the key, and the door follows. */
-  private async signingKey(): Promise<KeyObject> {
-    const { namespace, name } = this.options.signingSecret;
-    let secret: KubeObject & { data?: Record<string, string> };
-    try {
-      secret = await this.options.kube
-        .resource<KubeObject & { data?: Record<string, string> }>(CORE_KINDS.secret)
-        .get(name, namespace);
-    } catch (err) {
-      if (err instanceof NotFoundError) {
-        throw httpErrors.unavailable(`the signing key ${namespace}/${name} does not exist yet`);
-      }
-      throw err;
-    }
-    const keys = proofKeysOf(secret.data);
-    if (keys === undefined) {
-      throw httpErrors.unavailable(`the Secret ${namespace}/${name} holds no Ed25519 signing key`);
-    }
-    return createPrivateKey(keys.privateKey);
   }
 }

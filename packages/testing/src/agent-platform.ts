@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import {
   API_VERSION,
   CORE_KINDS,
-  installCrds,
   KINDS,
   LABEL_AGENT,
   type AgentRuntime,
@@ -12,8 +11,9 @@ import {
   type Workspace,
   type WorkspaceSpec,
 } from '@paddock/kube';
-import { startDashboard, type RunningDashboard } from './dashboard.js';
-import { startEmbeddedCluster, startOperator, type EmbeddedCluster } from './embedded-cluster.js';
+import { startControlPlane } from './control-plane.js';
+import type { RunningDashboard } from './dashboard.js';
+import type { EmbeddedCluster } from './embedded-cluster.js';
 import { claimPodAddressRange } from './pod-address-ranges.js';
 import { start, type Started } from './processes.js';
 import { tempDir } from './temp.js';
@@ -90,22 +90,13 @@ export interface AgentPlatformOptions {
 export async function startAgentPlatform(
   options: AgentPlatformOptions = {},
 ): Promise<AgentPlatform> {
-  const cluster = await startEmbeddedCluster();
-  const { kube } = cluster;
-  const data = await tempDir('paddock-agent-platform-');
-  const stops: Array<() => Promise<unknown>> = [() => cluster.stop(), () => data.remove()];
-  const stop = async () => {
-    for (const step of stops.reverse()) await step();
-  };
+  const plane = await startControlPlane(options);
+  const { cluster, kube, operator, dashboard } = plane;
   try {
-    await installCrds(kube);
-    await kube
-      .resource<KubeObject>(CORE_KINDS.namespace)
-      .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paddock-system' } });
-    const operator = await startOperator(cluster.kubeconfig);
-    stops.push(() => operator.stop());
+    const data = await tempDir('paddock-agent-platform-');
+    plane.onStop(() => data.remove());
     const range = await claimPodAddressRange();
-    stops.push(() => range.release());
+    plane.onStop(() => range.release());
     const node = start(
       process.execPath,
       [
@@ -120,19 +111,8 @@ export async function startAgentPlatform(
       ],
       { env: { PATH: process.env.PATH, SVC_LOG_FORMAT: 'json' } },
     );
-    stops.push(() => node.stop());
+    plane.onStop(() => node.stop());
     await node.waitForOutput(/running the node/, 30_000);
-    const dashboard = await startDashboard({
-      SVC_AUTH_MODE: 'proxy',
-      SVC_AUTH_ROLE_EDITOR_GROUPS: 'devs',
-      SVC_AUTH_ROLE_ADMIN_GROUPS: 'admins',
-      ...options.dashboardEnv,
-      KUBECONFIG: cluster.kubeconfig,
-    });
-    stops.push(() => dashboard.stop());
-    await eventually('the dashboard ready', async () =>
-      (await fetch(`${dashboard.base}/readyz`)).status === 200 ? true : undefined,
-    );
 
     const namespaceOf = (workspace: string) => `ns-${workspace}`;
     const podsOf = async (workspace: string, agent: string) =>
@@ -170,27 +150,11 @@ export async function startAgentPlatform(
       operator,
       node,
       dashboard,
-      stop,
+      stop: () => plane.stop(),
       readyPods,
       workspaceFolder: (workspace, pod) =>
         join(data.path, 'volumes', namespaceOf(workspace), `workspace-${pod}`),
-      async workspace(name, spec = {}) {
-        const workspaces = kube.resource<Workspace>(kind('Workspace'));
-        await workspaces.create({
-          apiVersion: API_VERSION,
-          kind: 'Workspace',
-          metadata: { name },
-          spec: {
-            displayName: `Workspace ${name}`,
-            namespace: { name: namespaceOf(name), create: true },
-            ...spec,
-          },
-        });
-        return eventually(`${name} Ready`, async () => {
-          const found = await workspaces.get(name);
-          return found.status?.phase === 'Ready' ? found : undefined;
-        });
-      },
+      workspace: (name, spec) => plane.workspace(name, spec),
       async agent(workspace, name, spec = {}, replicas = 1) {
         const namespace = namespaceOf(workspace);
         const packs = kube.resource<KubeObject>(kind('PromptPack'));
@@ -215,7 +179,7 @@ export async function startAgentPlatform(
       },
     };
   } catch (err) {
-    await stop();
+    await plane.stop();
     throw err;
   }
 }

@@ -1,4 +1,4 @@
-import { DASHBOARD_NODE_FLAGS } from '@paddock/dashboard';
+import { DASHBOARD_NODE_FLAGS } from '@paddock/dashboard/shared';
 import { join } from 'node:path';
 import { start, type Started } from './processes.js';
 import { tempDir } from './temp.js';

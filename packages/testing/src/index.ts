@@ -47,3 +47,4 @@ export {
 } from './agent-platform.js';
 export { INSPECTOR_CLI } from './inspector.js';
 export { claimPodAddressRange, type PodAddressRange } from './pod-address-ranges.js';
+export { startControlPlane, type ControlPlane } from './control-plane.js';

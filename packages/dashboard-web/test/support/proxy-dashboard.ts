@@ -1,21 +1,15 @@
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import {
   API_VERSION,
-  CORE_KINDS,
   KINDS,
-  installCrds,
   type AgentRuntime,
   type Kube,
-  type KubeObject,
-  type Workspace,
   type WorkspaceSpec,
 } from '@paddock/kube';
 import {
-  eventually,
   launchBrowser,
-  startDashboard,
-  startEmbeddedCluster,
-  startOperator,
+  startControlPlane,
+  type ControlPlane,
   type RunningDashboard,
 } from '@paddock/testing';
 
@@ -42,69 +36,32 @@ export interface ProxyDashboard {
 }
 
 /**
- * What the browser tests of the workspace pages run against: the embedded cluster with the CRDs
- * and the operator running, the dashboard in proxy mode (`devs` are its editors), ready, and
- * Chromium. The cluster has no node: pods are made with agentPod().
+ * What the browser tests of the workspace pages run against: the control plane (the embedded
+ * cluster, the operator and the dashboard in proxy mode, `devs` its editors) and Chromium. The
+ * cluster has no node: pods are made with agentPod().
  */
 export async function startProxyDashboard(): Promise<ProxyDashboard> {
   const launching = launchBrowser();
   const contexts: BrowserContext[] = [];
-  // Whatever has started, stopped in the reverse order.
-  const stops: Array<() => Promise<unknown>> = [
-    () =>
-      launching.then(
-        (browser) => browser.close(),
-        () => undefined,
-      ),
-  ];
+  let plane: ControlPlane | undefined;
   const stop = async () => {
-    for (const step of stops.reverse()) await step();
+    await Promise.all(contexts.map((c) => c.close()));
+    await plane?.stop();
+    await launching.then(
+      (browser) => browser.close(),
+      () => undefined,
+    );
   };
   try {
-    const cluster = await startEmbeddedCluster();
-    stops.push(() => cluster.stop());
-    const { kube } = cluster;
-    await installCrds(kube);
-    await kube
-      .resource<KubeObject>(CORE_KINDS.namespace)
-      .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paddock-system' } });
-    const [operator, dashboard] = await Promise.all([
-      startOperator(cluster.kubeconfig),
-      startDashboard({
-        SVC_AUTH_MODE: 'proxy',
-        KUBECONFIG: cluster.kubeconfig,
-        SVC_AUTH_ROLE_EDITOR_GROUPS: 'devs',
-      }),
-    ]);
-    stops.push(
-      () => operator.stop(),
-      () => dashboard.stop(),
-      () => Promise.all(contexts.map((c) => c.close())),
-    );
+    plane = await startControlPlane();
+    const { kube, dashboard } = plane;
     const browser = await launching;
-    await eventually('the dashboard ready', async () =>
-      (await fetch(`${dashboard.base}/readyz`)).status === 200 ? true : undefined,
-    );
-
-    const workspaces = kube.resource<Workspace>(kindOf('Workspace'));
     return {
       kube,
       dashboard,
       browser,
       stop,
-      async workspace(name, spec) {
-        await workspaces.create({
-          apiVersion: API_VERSION,
-          kind: 'Workspace',
-          metadata: { name },
-          spec: { namespace: { name: `ns-${name}`, create: true }, ...spec },
-        });
-        await eventually(
-          `${name} Ready`,
-          async () => ((await workspaces.get(name)).status?.phase === 'Ready' ? true : undefined),
-          20_000,
-        );
-      },
+      workspace: async (name, spec) => void (await plane!.workspace(name, spec)),
       agent: (namespace, name, spec) =>
         kube.resource<AgentRuntime>(kindOf('AgentRuntime')).create({
           apiVersion: API_VERSION,

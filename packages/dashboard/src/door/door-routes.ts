@@ -1,6 +1,5 @@
 import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { formatAddress, HttpError, toEnvelope, type Logger } from '@paddock/common';
+import { formatAddress, HttpError, sendErrorEnvelope, type Logger } from '@paddock/common';
 import type { PodEndpoint } from '@paddock/kube';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ProxyServer } from 'http-proxy-3';
@@ -51,15 +50,13 @@ const HOP = Symbol('paddock.hop');
 const MAX_ROUND_ROBIN_AGENTS = 10_000;
 type HopRequest = IncomingMessage & { [HOP]?: Hop };
 
-const FORBIDDEN: Record<WorkspaceAction, string> = {
+/** The door's actions: reading and entering a pod's sandbox, and the agent's MCP server. */
+type DoorAction = Extract<WorkspaceAction, 'viewFiles' | 'useTerminal' | 'useMcp'>;
+
+const FORBIDDEN: Record<DoorAction, string> = {
   viewFiles: "viewing an agent's files needs a viewer role or higher in the workspace",
   useTerminal: 'terminals, port-forwards and SSH need an editor role or higher in the workspace',
   useMcp: "the agent's MCP server needs an editor role or higher in the workspace",
-  scaleAgents: '',
-  createAgents: '',
-  deleteAgents: '',
-  modifyPrompts: '',
-  modifyTools: '',
 };
 
 function targetUrl(endpoint: PodEndpoint): string {
@@ -77,15 +74,6 @@ export function pathBelow(url: string, depth: number): { path: string; query: st
       .join('/'),
     query: at < 0 ? '' : url.slice(at),
   };
-}
-
-/** An error answer in the one envelope; a stream already begun is cut instead. */
-function refuse(res: ServerResponse | Duplex, err: unknown): void {
-  if (!('writeHead' in res)) return void res.destroy();
-  if (res.headersSent) return void res.destroy();
-  const { status, body } = toEnvelope(err);
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-  res.end(JSON.stringify(body));
 }
 
 /** The door's parts for a dashboard with a cluster; undefined without one. */
@@ -120,8 +108,8 @@ export function registerDoorRoutes(app: FastifyInstance, ctx: DashboardContext):
   const agent = new Agent({ keepAlive: true });
   const proxies = {
     api: new ProxyServer({ xfwd: false, changeOrigin: true, ws: true }),
-    mcp: new ProxyServer({ xfwd: false, changeOrigin: true, agent }),
-    sse: new ProxyServer({ xfwd: false, changeOrigin: true, selfHandleResponse: true, agent }),
+    mcp: new ProxyServer({ xfwd: false, changeOrigin: true }),
+    sse: new ProxyServer({ xfwd: false, changeOrigin: true, selfHandleResponse: true }),
   };
   app.addHook('onClose', (_app, done) => {
     agent.destroy();
@@ -130,7 +118,10 @@ export function registerDoorRoutes(app: FastifyInstance, ctx: DashboardContext):
   for (const proxy of Object.values(proxies)) {
     proxy.on('error', (err, req, res) => {
       logger.debug({ err, url: req.url }, 'an agent pod did not answer');
-      refuse(res, apiError('bad_gateway', `the agent's pod did not answer: ${err.message}`));
+      const failure = apiError('bad_gateway', `the agent's pod did not answer: ${err.message}`);
+      // A WebSocket's socket has no HTTP answer to give once the proxy has it: it is cut.
+      if ('writeHead' in res) sendErrorEnvelope(res, failure);
+      else res.destroy();
     });
     proxy.on('proxyRes', (proxyRes) => hardenSandboxResponse(proxyRes.headers));
   }
@@ -152,7 +143,7 @@ export function registerDoorRoutes(app: FastifyInstance, ctx: DashboardContext):
   });
 
   /** The workspace of the request, the user allowed `action` in it. */
-  const workspaceFor = (req: FastifyRequest, action: WorkspaceAction): WorkspaceInUse => {
+  const workspaceFor = (req: FastifyRequest, action: DoorAction): WorkspaceInUse => {
     const used = requestedWorkspace(req, ctx);
     if (!mayAct(req.principal.user.role, used.role, action)) {
       throw apiError('forbidden', FORBIDDEN[action]);

@@ -7,12 +7,12 @@ import type { WorkspaceAction } from '../workspaces/views.js';
  * the sandbox's HTML docs page stays closed on purpose (its scripts would run on the dashboard's
  * origin).
  */
-export type DoorAction = Extract<WorkspaceAction, 'viewFiles' | 'useTerminal'>;
+export type SandboxAction = Extract<WorkspaceAction, 'viewFiles' | 'useTerminal'>;
 
 interface SandboxRoute {
   methods: readonly string[];
   path: RegExp;
-  action: DoorAction;
+  action: SandboxAction;
 }
 
 const READ = ['GET', 'HEAD'] as const;
@@ -24,7 +24,7 @@ const SANDBOX_ROUTES: readonly SandboxRoute[] = [
 ];
 
 export type SandboxRouteDecision =
-  { ok: true; action: DoorAction } | { ok: false; status: 404 | 405; allowed: string[] };
+  { ok: true; action: SandboxAction } | { ok: false; status: 404 | 405; allowed: string[] };
 
 /**
  * The action a request for `path` (below the door's `/sandbox/`, as sent: not decoded) needs, or
