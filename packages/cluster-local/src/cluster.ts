@@ -124,6 +124,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
   bootstrap(resources, system());
 
   const watches = new Set<() => void>();
+  // Whoever waits for /readyz (the platform's supervisor) reads the kubeconfig next.
+  const pendingStart = new Set(options.kubeconfigPath ? ['write-kubeconfig'] : []);
   const listener = dualProtocolListener(
     apiHandler({
       store,
@@ -139,6 +141,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       watchTimeoutMs: options.watchTimeoutMs ?? 30 * 60_000,
       watches,
+      pendingStart,
     }),
     certificate,
   );
@@ -153,6 +156,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
   const httpsUrl = url.replace(/^http:/, 'https:');
   if (options.kubeconfigPath) {
     await writeKubeconfig(options.kubeconfigPath, httpsUrl, certificate.cert, adminToken);
+    pendingStart.delete('write-kubeconfig');
   }
 
   let closing: Promise<void> | undefined;

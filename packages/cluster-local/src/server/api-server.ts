@@ -86,6 +86,10 @@ function nonResource(
   deps: ServerDeps,
 ): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') throw errors.methodNotAllowed();
+  if (/^\/readyz(\/.*)?$/.test(path) && deps.pendingStart.size > 0) {
+    const failed = [...deps.pendingStart].map((hook) => `[-]poststarthook/${hook} failed\n`);
+    return sendText(res, 500, `${failed.join('')}readyz check failed`);
+  }
   if (/^\/(healthz|livez|readyz)(\/.*)?$/.test(path)) return sendText(res, 200, 'ok');
   if (path === '/version') return sendJson(res, 200, SERVER_VERSION);
   const parts = path.split('/').filter((p) => p !== '');

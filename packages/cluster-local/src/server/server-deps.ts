@@ -24,4 +24,9 @@ export interface ServerDeps {
   watchTimeoutMs: number;
   /** The open watches' end functions, for shutdown. */
   watches: Set<() => void>;
+  /**
+   * The start-up steps that still run after the port is bound (writing the kubeconfig): /readyz
+   * names them and fails until the set is empty, as kube-apiserver's post-start hooks do.
+   */
+  pendingStart: ReadonlySet<string>;
 }
