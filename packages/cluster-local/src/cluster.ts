@@ -17,11 +17,11 @@ import type { RequestContext } from './api/request-context.js';
 import { Resources } from './api/resources.js';
 import { adminUser } from './auth/admin-token.js';
 import { createTokenAuthority } from './auth/tokens.js';
+import { WorkQueue } from '@paddock/kube/work-queue';
 import { CrdController } from './controllers/crd-controller.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
 import { StatefulSetController } from './controllers/statefulset-controller.js';
-import { WorkQueue } from './controllers/work-queue.js';
 import { checkStructural, compileSchema } from './crd/compile.js';
 import { DATA_FILES, loadSecrets } from './data-dir.js';
 import { writeKubeconfig } from './kubeconfig.js';
@@ -97,7 +97,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
   const registry = new Registry(builtinKinds());
   const rbac = storeRbacSource(store);
   const resources = new Resources(store, registry, {
-    strategies: kindStrategies({ checkStructural }),
+    strategies: kindStrategies({ checkStructural, storedServices: () => store.list('services') }),
     admission: [
       namespaceLifecycle((name) => store.get('namespaces', '', name)),
       rbacEscalation(rbac),
@@ -109,12 +109,15 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
       metaOf(store.get('serviceaccounts', namespace, name) ?? {}).uid === uid,
   });
   const logs = new PodLogs(db);
-  const queue = new WorkQueue(logger);
+  const controllers = [
+    new CrdController(store, resources, compileSchema, system, logger),
+    new GarbageCollector(store, resources, system, logger),
+    new NamespaceController(store, resources, system, logger),
+    new StatefulSetController(store, resources, system, logger),
+  ];
+  const queues = controllers.map((controller) => controller.queue);
   const unsubscribes = [
-    new CrdController(store, resources, queue, compileSchema, system, logger).start(),
-    new GarbageCollector(store, resources, queue, system).start(),
-    new NamespaceController(store, resources, queue, system).start(),
-    new StatefulSetController(store, resources, queue, system, logger).start(),
+    ...controllers.map((controller) => controller.start()),
     store.subscribe((change) => {
       if (change.type === 'DELETED' && change.resource === 'pods') {
         logs.remove(metaOf(change.object).uid ?? '');
@@ -164,7 +167,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
     for (const end of [...watches]) end();
     // Requests in flight get a moment to finish; then their connections go too.
     await listener.close(2000);
-    queue.stop();
+    await Promise.all(queues.map((queue) => queue.shutdown()));
     for (const unsubscribe of unsubscribes) unsubscribe();
     store.close();
   };
@@ -186,7 +189,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
         new Date(now()),
       );
     },
-    settled: () => queue.idle(),
+    settled: () => WorkQueue.allIdle(queues),
     close: () => (closing ??= close()),
   };
 }

@@ -8,32 +8,8 @@ import {
   type ApiResource,
   type KubeObject,
 } from '@paddock/kube';
-import { CustomResourceDefinition } from 'kubernetes-models/apiextensions.k8s.io/v1';
-import {
-  ClusterRole,
-  ClusterRoleBinding,
-  Role,
-  RoleBinding,
-} from 'kubernetes-models/rbac.authorization.k8s.io/v1';
-import { Namespace, ServiceAccount } from 'kubernetes-models/v1';
+import { validateUpstream } from '@paddock/testing';
 import { startTestCluster, type TestCluster } from './support/cluster.js';
-
-/** The upstream Kubernetes model of each built-in kind checked here, by kind. */
-const MODELS: Record<string, new (data: never) => { validate(): void }> = {
-  Namespace,
-  ServiceAccount,
-  Role,
-  RoleBinding,
-  ClusterRole,
-  ClusterRoleBinding,
-};
-
-function validateUpstream(object: KubeObject): void {
-  const Model = MODELS[object.kind ?? ''];
-  assert.ok(Model, `no upstream model for ${object.kind}`);
-  // The models check against the Kubernetes OpenAPI schemas and throw with the failing paths.
-  new Model(object as never).validate();
-}
 
 let cluster: TestCluster;
 let kube: Kube;
@@ -51,7 +27,7 @@ describe('objects Paddock generates, against the upstream Kubernetes schemas', (
   });
 
   it('generates CustomResourceDefinitions that Kubernetes’ own schema accepts', () => {
-    for (const kind of KINDS) new CustomResourceDefinition(kind.crd as never).validate();
+    for (const kind of KINDS) validateUpstream(kind.crd);
   });
 
   it('serves built-in objects (its defaults included) that Kubernetes’ own schemas accept', async () => {

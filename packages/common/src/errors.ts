@@ -1,20 +1,37 @@
 import type { ServerResponse } from 'node:http';
 /**
  * The one error shape of every Paddock HTTP API: `{ "error": "<code>", "message": "<text>" }`.
- * Code raises `HttpError`; the HTTP edge maps every thrown thing to an envelope once (`toEnvelope`).
+ * Domain code raises a `CodedError` (a package's own subclass, with its own codes); the HTTP edge
+ * alone knows each code's status and maps every thrown thing to an envelope once (`toEnvelope`).
  */
 export interface ErrorEnvelope {
   error: string;
   message: string;
 }
 
-export class HttpError extends Error {
+/** A failure named by a stable code, as jose's errors are: no HTTP in it. */
+export class CodedError extends Error {
   constructor(
-    readonly status: number,
     readonly code: string,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
+    this.name = 'CodedError';
+  }
+}
+
+/** The HTTP status of a domain error code; undefined for a code the edge does not know. */
+export type StatusOfCode = (code: string) => number | undefined;
+
+/** An error of the HTTP edge itself, its status fixed where it is raised. */
+export class HttpError extends CodedError {
+  constructor(
+    readonly status: number,
+    code: string,
+    message: string,
+  ) {
+    super(code, message);
     this.name = 'HttpError';
   }
 }
@@ -43,12 +60,22 @@ const frameworkCodes: Record<string, { status: number; code: string }> = {
 };
 
 /**
- * Maps anything thrown to a status and envelope. Unknown failures become a 500 whose message says
- * nothing of the internals; the caller logs the original.
+ * Maps anything thrown to a status and envelope: a domain error by the service's `statusOf` its
+ * code. Unknown failures (a domain code without a status included) become a 500 whose message
+ * says nothing of the internals; the caller logs the original.
  */
-export function toEnvelope(err: unknown): { status: number; body: ErrorEnvelope } {
+export function toEnvelope(
+  err: unknown,
+  statusOf?: StatusOfCode,
+): { status: number; body: ErrorEnvelope } {
   if (err instanceof HttpError) {
     return { status: err.status, body: { error: err.code, message: err.message } };
+  }
+  if (err instanceof CodedError) {
+    const status = statusOf?.(err.code);
+    if (status !== undefined) {
+      return { status, body: { error: err.code, message: err.message } };
+    }
   }
   const e = err as { code?: unknown; statusCode?: unknown; message?: unknown } | null;
   const message = typeof e?.message === 'string' ? e.message : 'request failed';
@@ -68,9 +95,13 @@ export function toEnvelope(err: unknown): { status: number; body: ErrorEnvelope 
  * while nothing was sent, else the connection is cut, since a stream already begun cannot change
  * its status.
  */
-export function sendErrorEnvelope(res: ServerResponse, err: unknown): void {
+export function sendErrorEnvelope(
+  res: ServerResponse,
+  err: unknown,
+  statusOf?: StatusOfCode,
+): void {
   if (res.headersSent) return void res.destroy();
-  const { status, body } = toEnvelope(err);
+  const { status, body } = toEnvelope(err, statusOf);
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
   res.end(JSON.stringify(body));
 }

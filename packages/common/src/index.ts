@@ -18,11 +18,13 @@ export {
   type LoggerOptions,
 } from './logger.js';
 export {
+  CodedError,
   HttpError,
   httpErrors,
   toEnvelope,
   sendErrorEnvelope,
   type ErrorEnvelope,
+  type StatusOfCode,
 } from './errors.js';
 export { Health, type ReadinessCheck } from './health.js';
 export { createHttpApp, listen, DEFAULT_BODY_LIMIT, type HttpAppOptions } from './http.js';
@@ -64,3 +66,10 @@ export {
   type ProofIdentity,
   type SignProofOptions,
 } from './identity-proof.js';
+export {
+  metricProblems,
+  metricNameProblems,
+  metricsOfExposition,
+  type MetricDescription,
+  type MetricNameProblem,
+} from './metric-names.js';

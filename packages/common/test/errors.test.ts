@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HttpError, httpErrors, toEnvelope } from '@paddock/common';
+import { CodedError, HttpError, httpErrors, toEnvelope } from '@paddock/common';
 
 describe('error envelope mapping', () => {
   it('keeps the status, code and message of an HttpError', () => {
@@ -9,6 +9,20 @@ describe('error envelope mapping', () => {
       body: { error: 'forbidden', message: 'viewers cannot scale agents' },
     });
     assert.deepEqual(toEnvelope(new HttpError(409, 'conflict', 'taken')).status, 409);
+  });
+
+  it('maps a domain error by the status its service gives the code, else as unexpected', () => {
+    const taken = new CodedError('username_exists', 'that username is taken');
+    const statusOf = (code: string) => (code === 'username_exists' ? 409 : undefined);
+    assert.deepEqual(toEnvelope(taken, statusOf), {
+      status: 409,
+      body: { error: 'username_exists', message: 'that username is taken' },
+    });
+    assert.deepEqual(toEnvelope(new CodedError('unheard_of', 'x'), statusOf), {
+      status: 500,
+      body: { error: 'internal_error', message: 'internal server error' },
+    });
+    assert.equal(toEnvelope(taken).status, 500);
   });
 
   it('maps framework errors to their documented codes', () => {

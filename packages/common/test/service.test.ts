@@ -65,12 +65,12 @@ describe('graceful shutdown', () => {
   it('finishes the request in flight and exits 0', async () => {
     const service = startService();
     const base = `http://127.0.0.1:${await portOf(service)}`;
-    const inFlight = fetch(`${base}/slow?ms=700`);
-    await new Promise((r) => setTimeout(r, 150));
+    const inFlight = fetch(`${base}/in-flight`);
+    await service.waitForOutput(/"msg":"request waiting"/);
     service.child.kill('SIGTERM');
     const response = await inFlight;
     assert.equal(response.status, 200);
-    assert.deepEqual(await response.json(), { slept: 700 });
+    assert.deepEqual(await response.json(), { answered: 'after the shutdown began' });
     const { code } = await service.exited;
     assert.equal(code, 0);
     assert.match(service.output(), /"msg":"shutting down"/);
@@ -80,8 +80,8 @@ describe('graceful shutdown', () => {
   it('exits 1 when the in-flight work outlasts the grace period', async () => {
     const service = startService({ SVC_GRACE_MS: '300' });
     const base = `http://127.0.0.1:${await portOf(service)}`;
-    const inFlight = fetch(`${base}/slow?ms=5000`).catch((err: unknown) => err);
-    await new Promise((r) => setTimeout(r, 150));
+    const inFlight = fetch(`${base}/stuck`).catch((err: unknown) => err);
+    await service.waitForOutput(/"msg":"request waiting"/);
     service.child.kill('SIGTERM');
     const { code } = await service.exited;
     assert.equal(code, 1);

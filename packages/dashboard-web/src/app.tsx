@@ -1,6 +1,7 @@
 import { Route, Routes } from 'react-router';
 import { AuthProvider, RequireAuth } from './auth';
 import { Shell } from './layout/shell';
+import { PAGE_PATHS } from './page-paths';
 import { ForgotPasswordPage } from './pages/auth/forgot-password';
 import { LoginPage } from './pages/auth/login';
 import { ResetPasswordPage } from './pages/auth/reset-password';
@@ -14,17 +15,18 @@ import { WorkspacePage } from './pages/workspaces/workspace';
 
 /**
  * Every page of the dashboard. Sign-in, sign-up, password and email pages are reachable signed
- * out; everything else asks to sign in first and comes back after.
+ * out; everything else asks to sign in first and comes back after. The paths are PAGE_PATHS: the
+ * dashboard answers the page for those alone (the index route is its `workspaces`, `/`).
  */
 export function App() {
   return (
     <AuthProvider>
       <Routes>
-        <Route path="/login" element={<LoginPage />} />
-        <Route path="/signup" element={<SignUpPage />} />
-        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-        <Route path="/reset-password" element={<ResetPasswordPage />} />
-        <Route path="/verify-email" element={<VerifyEmailPage />} />
+        <Route path={PAGE_PATHS.login} element={<LoginPage />} />
+        <Route path={PAGE_PATHS.signup} element={<SignUpPage />} />
+        <Route path={PAGE_PATHS.forgotPassword} element={<ForgotPasswordPage />} />
+        <Route path={PAGE_PATHS.resetPassword} element={<ResetPasswordPage />} />
+        <Route path={PAGE_PATHS.verifyEmail} element={<VerifyEmailPage />} />
         <Route
           element={
             <RequireAuth>
@@ -33,9 +35,9 @@ export function App() {
           }
         >
           <Route index element={<WorkspacesPage />} />
-          <Route path="/workspaces/:name/*" element={<WorkspacePage />} />
-          <Route path="/settings/api-keys" element={<ApiKeysPage />} />
-          <Route path="/admin/users" element={<UsersPage />} />
+          <Route path={PAGE_PATHS.workspace} element={<WorkspacePage />} />
+          <Route path={PAGE_PATHS.apiKeys} element={<ApiKeysPage />} />
+          <Route path={PAGE_PATHS.users} element={<UsersPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

@@ -1,47 +1,33 @@
-/** The shapes the dashboard API answers with (see /api/openapi.yaml). */
+/**
+ * The shapes the dashboard API answers with, under the names the pages use: the component
+ * schemas of its OpenAPI description (api-types.ts, generated from the routes' schemas).
+ */
+import type { components } from './api-types.js';
 
-export type Role = 'viewer' | 'editor' | 'admin';
-export type WorkspaceRole = 'viewer' | 'editor' | 'owner';
+type Schemas = components['schemas'];
 
-export interface User {
-  id: string;
-  username: string;
-  email?: string;
-  displayName?: string;
-  groups: string[];
-  role: Role;
-  provider: 'anonymous' | 'proxy' | 'oauth' | 'builtin' | 'api-key';
-}
+export type Role = Schemas['Role'];
+export type WorkspaceRole = Schemas['WorkspaceRole'];
+export type User = Schemas['User'];
+export type AuthConfig = Schemas['AuthConfig'];
+export type Condition = Schemas['Condition'];
+export type WorkspaceSummary = Schemas['WorkspaceSummary'];
+export type WorkspaceDetails = Schemas['WorkspaceDetails'];
+export type Access = Schemas['Access'];
+export type AccessChange = Schemas['AccessChange'];
+export type AdminUser = Schemas['AdminUser'];
+export type ApiKey = Schemas['ApiKey'];
+export type Agent = Schemas['Agent'];
+export type AgentDetails = Schemas['AgentDetails'];
+export type Pod = Schemas['Pod'];
+export type KubeEvent = Schemas['Event'];
+export type PromptPack = Schemas['PromptPack'];
+export type ToolRegistry = Schemas['ToolRegistry'];
+export type ErrorEnvelope = Schemas['Error'];
 
-export interface AuthConfig {
-  mode: 'anonymous' | 'proxy' | 'oauth' | 'builtin';
-  signupAllowed: boolean;
-  verifyEmail: boolean;
-  provider: string | null;
-  apiKeysEnabled: boolean;
-  minPasswordLength: number;
-}
-
+/** The paging fields of every list answer. */
 export interface Page {
   total: number;
   limit: number;
   offset: number;
-}
-
-export interface Condition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-}
-
-export interface WorkspaceSummary {
-  name: string;
-  displayName: string;
-  description: string | null;
-  environment: string | null;
-  namespace: string;
-  phase: string;
-  role: WorkspaceRole;
 }

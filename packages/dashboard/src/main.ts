@@ -91,7 +91,12 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     );
   }
   const workspaces = connectWorkspaces(kubeconfig, env, logger);
-  if (workspaces) shutdown.add('workspaces', () => workspaces.directory.stop());
+  if (workspaces) {
+    shutdown.add('workspaces', () => {
+      workspaces.directory.stop();
+      workspaces.kube.close();
+    });
+  }
 
   const ctx = dashboardContext(config, {
     store,

@@ -8,15 +8,8 @@ import { AUTH_MODES, loadDashboardConfig, type AuthMode } from '../src/config.js
 import { WEB_ROUTES } from '../src/http/web-routes.js';
 import { createDashboardApp, type DashboardApp } from '../src/http/app.js';
 import { ERROR_STATUS } from '../src/http/errors.js';
-import {
-  HTTP_METHODS,
-  OPENAPI_DOCUMENT,
-  openApiJson,
-  openApiYaml,
-  type OpenApiDocument,
-  type Operation,
-  type Parameter,
-} from '../src/http/openapi.js';
+import { everyModeDocument } from '../src/http/openapi-every-mode.js';
+import { openApiDocument, toYaml } from '../src/http/openapi-routes.js';
 import type { OAuthLogin } from '../src/oauth/login.js';
 import { openStore } from '../src/store/open.js';
 import {
@@ -29,6 +22,39 @@ import {
 } from '@paddock/testing';
 
 const SECRET = 'openapi-test-session-secret-of-32-characters-or-more';
+
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+}
+interface Response {
+  description: string;
+  content?: Record<string, { schema?: unknown }>;
+}
+interface Operation {
+  operationId: string;
+  tags: string[];
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<Parameter | { $ref: string }>;
+  requestBody?: { required: boolean; content: Record<string, { schema?: unknown }> };
+  responses: Record<string, Response | { $ref: string }>;
+  'x-paddock-access': 'public' | 'authenticated' | 'page';
+  'x-paddock-auth-modes'?: AuthMode[];
+}
+interface OpenApiDocument {
+  openapi: string;
+  info: { version: string };
+  tags: Array<{ name: string }>;
+  security: Array<Record<string, string[]>>;
+  paths: Record<string, Partial<Record<(typeof HTTP_METHODS)[number], Operation>>>;
+  components: {
+    schemas: Record<string, unknown>;
+    securitySchemes: Record<string, { type?: string; in?: string; name?: string; scheme?: string }>;
+  };
+}
 
 /** What each mode needs beside SVC_AUTH_MODE for its configuration to load. */
 const MODE_ENV: Record<AuthMode, Record<string, string>> = {
@@ -160,8 +186,11 @@ function refsIn(value: unknown): string[] {
   );
 }
 
-/** The document as served: the YAML text parsed back. */
-const served = parse(openApiYaml()) as OpenApiDocument;
+/** The document of every mode (the web interface's types are made from it), as YAML parsed back. */
+const served = parse(toYaml(await everyModeDocument())) as OpenApiDocument;
+
+/** The document one app serves. */
+const documentOf = (app: BuiltApp) => openApiDocument(app.app) as unknown as OpenApiDocument;
 
 describe('the OpenAPI description and the routes the app registers', () => {
   const apps = new Map<AuthMode, BuiltApp>();
@@ -174,9 +203,20 @@ describe('the OpenAPI description and the routes the app registers', () => {
 
   for (const mode of AUTH_MODES) {
     it(`describes exactly the routes of ${mode} mode, method by method`, () => {
-      const routes = registered(apps.get(mode)!.routes);
+      const app = apps.get(mode)!;
+      const routes = registered(app.routes);
       assert.equal(new Set(routes).size, routes.length, 'no route registered twice');
+      const own = documentOf(app);
+      // The app's own document, and the routes of this mode in the document of every mode.
+      assert.deepEqual(differences(routes, describedIn(own, mode)), { missing: [], extra: [] });
       assert.deepEqual(differences(routes, describedIn(served, mode)), { missing: [], extra: [] });
+      assert.deepEqual(
+        operations(own).map(({ op }) => op),
+        operations(own).map(
+          ({ method, path }) => served.paths[path]![method.toLowerCase() as 'get'],
+        ),
+        'the same operations as the document of every mode',
+      );
     });
   }
 
@@ -209,6 +249,33 @@ describe('the OpenAPI description and the routes the app registers', () => {
     assert.deepEqual(differences(left, described), { missing: [], extra: ['GET /api/auth/me'] });
   });
 
+  it('takes a JSON body on every route that changes things, and answers JSON where it answers a body', () => {
+    // The only state-changing operations without a body: they act on the caller's session.
+    const bodiless = ['logout', 'logoutEverywhere', 'refreshOAuthSession', 'startOAuthLoginForm'];
+    for (const { method, path, op } of operations(served)) {
+      // The door passes bodies on to a pod unread.
+      const door = op.tags.includes('door');
+      if (
+        ['POST', 'PUT', 'PATCH'].includes(method) &&
+        !door &&
+        !bodiless.includes(op.operationId)
+      ) {
+        assert.ok(op.requestBody?.content['application/json']?.schema, `${method} ${path} body`);
+      }
+      const successes = Object.entries(op.responses).filter(([status]) => Number(status) < 400);
+      assert.ok(successes.length > 0, `${method} ${path} answers`);
+      for (const [status, response] of successes) {
+        assert.ok(!('$ref' in response));
+        if (Number(status) >= 300) continue;
+        const types = Object.keys(response.content ?? {});
+        assert.ok(types.length > 0, `${method} ${path} ${status} has a body`);
+        for (const type of types) {
+          assert.ok(response.content![type]!.schema, `${method} ${path} ${status} ${type} schema`);
+        }
+      }
+    }
+  });
+
   it('serves the description without a credential in every mode', async () => {
     for (const [mode, { app }] of apps) {
       for (const [path, type] of [
@@ -231,7 +298,7 @@ describe('the OpenAPI description and the routes the app registers', () => {
 
 describe('the OpenAPI description is valid OpenAPI 3.1', () => {
   it('passes the OpenAPI 3.1 validator', async () => {
-    const result = await validate(parse(openApiYaml()) as Parameters<typeof validate>[0]);
+    const result = await validate(structuredClone(served) as Parameters<typeof validate>[0]);
     assert.ok(result.valid, result.valid ? '' : compileErrors(result));
     assert.deepEqual(result.warnings, []);
     assert.equal(served.openapi, '3.1.0');
@@ -337,10 +404,9 @@ describe('the OpenAPI description is valid OpenAPI 3.1', () => {
     }
   });
 
-  it('serves as YAML and as JSON the object built in code', () => {
-    const built = JSON.parse(JSON.stringify(OPENAPI_DOCUMENT)) as unknown;
+  it('is one document, as YAML and as JSON', async () => {
+    const built = JSON.parse(JSON.stringify(await everyModeDocument())) as unknown;
     assert.deepEqual(served, built);
-    assert.deepEqual(JSON.parse(openApiJson()), built);
   });
 });
 
@@ -359,9 +425,17 @@ describe('the description served by the compiled dashboard', () => {
     const jsonRes = await fetch(`${dashboard.base}/api/openapi.json`);
     assert.equal(jsonRes.status, 200);
     assert.equal(jsonRes.headers.get('content-type'), 'application/json; charset=utf-8');
-    const fromYaml = parse(await yamlRes.text()) as unknown;
+    const fromYaml = parse(await yamlRes.text()) as OpenApiDocument;
     assert.deepEqual(fromYaml, await jsonRes.json());
-    assert.deepEqual(fromYaml, served);
+    // builtin mode's document: the document of every mode without the routes of oauth mode.
+    const builtinOnly = operations(served).filter(({ op }) => existsIn(op, 'builtin'));
+    assert.deepEqual(
+      operations(fromYaml)
+        .map(({ method, path }) => `${method} ${path}`)
+        .sort(),
+      builtinOnly.map(({ method, path }) => `${method} ${path}`).sort(),
+    );
+    assert.deepEqual(fromYaml.components, served.components);
     const me = await fetch(`${dashboard.base}/api/auth/me`);
     assert.equal(me.status, 401, 'the other routes do want a credential');
   });

@@ -7,7 +7,6 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import { connect, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, start, tempDir } from '@paddock/testing';
 import {
   as,
@@ -47,23 +46,6 @@ function openssh(program: 'ssh' | 'scp' | 'sftp', args: string[], config = sshCo
 
 function assertOk(result: RunResult, what: string): void {
   assert.equal(result.code, 0, `${what} failed (${result.code}):\n${result.stderr}`);
-}
-
-/** Waits until something accepts connections on 127.0.0.1:port. */
-async function untilListening(port: number): Promise<void> {
-  const deadline = Date.now() + LISTEN_WAIT_MS;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`nothing listens on ${port}`);
-    await sleep(100);
-  }
 }
 
 /** Sends bytes through a TCP connection to an echo service and resolves with what came back. */
@@ -244,15 +226,23 @@ describe('paddock-forward against a real sandbox and OpenSSH', () => {
         'BatchMode=yes',
         '-o',
         'ExitOnForwardFailure=yes',
+        // Verbose for the lines that say the local port is open: ssh names the port before it
+        // binds, and reports the listener's channel once it listens.
+        '-v',
         '-N',
         '-L',
-        `${localPort}:127.0.0.1:${httpPort}`,
+        `127.0.0.1:${localPort}:127.0.0.1:${httpPort}`,
         'dev',
       ],
       { env },
     );
     try {
-      await untilListening(localPort);
+      await tunnel.waitForOutput(
+        new RegExp(
+          `Local forwarding listening on 127\\.0\\.0\\.1 port ${localPort}\\b[\\s\\S]*new port-listener`,
+        ),
+        LISTEN_WAIT_MS,
+      );
       const res = await fetch(`http://127.0.0.1:${localPort}/`);
       assert.equal(await res.text(), 'hello from the workspace\n');
     } finally {
@@ -478,11 +468,19 @@ describe('paddock-forward failures', () => {
       },
     );
     let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
     const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-    const deadline = Date.now() + LISTEN_WAIT_MS;
-    while (!stdout.includes('\n') && child.exitCode === null && Date.now() < deadline)
-      await sleep(50);
+    // The first whole line, or what came before the program ended.
+    const firstLine = new Promise<void>((resolve) => {
+      child.stdout.setEncoding('utf8').on('data', (c: string) => {
+        stdout += c;
+        if (stdout.includes('\n')) resolve();
+      });
+      void exited.then(() => resolve());
+    });
+    // A safety net only: a program that says nothing is killed, and the match below fails.
+    const safety = setTimeout(() => child.kill('SIGKILL'), LISTEN_WAIT_MS);
+    await firstLine;
+    clearTimeout(safety);
     assert.match(stdout, /^SSH-2\.0-paddock_sandbox/);
     child.stdin.end('SSH-2.0-test\r\n');
     const [code] = await exited;

@@ -8,7 +8,7 @@ export {
   ANNOTATION_TOOL_DESCRIPTION,
   ANNOTATION_TOOL_TYPE,
 } from './labels.js';
-export type { ObjectMeta, OwnerReference } from './object-meta.js';
+export type { ManagedFieldsEntry, ObjectMeta, OwnerReference } from './object-meta.js';
 export { agentOwnerReference } from './object-meta.js';
 export type { FromSchema } from './from-schema.js';
 export type { SchemaNode, ValidationRule } from './schema-node.js';

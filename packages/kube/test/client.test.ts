@@ -65,6 +65,7 @@ before(async () => {
   await installCrds(kube);
 });
 after(async () => {
+  kube.close();
   await server.stop();
   await dir.remove();
 });
@@ -262,5 +263,26 @@ describe('the Kubernetes access layer', () => {
       events.map((e) => e.reason),
       ['Scheduled', 'Started'],
     );
+  });
+
+  it('keeps its keep-alive connections per client, shared with its token clients, and ends them on close', async () => {
+    const own = Kube.connect({ kubeconfig });
+    assert.equal(own.rest.agents.size, 0);
+    await own.resource(CORE_KINDS.namespace).list();
+    assert.equal(own.rest.agents.size, 1, 'one agent for the cluster’s TLS options');
+    const { token } = await own.requestToken('tokens', 'reader');
+    const reader = own.as(token);
+    await reader.resource(CORE_KINDS.configMap).list({ namespace: 'tokens' });
+    assert.equal(reader.rest.agents, own.rest.agents, 'a token client uses its parent’s pool');
+    assert.equal(own.rest.agents.size, 1, 'and its connections');
+    assert.notEqual(own.rest.agents, kube.rest.agents, 'another client has a pool of its own');
+
+    reader.close();
+    assert.equal(own.rest.agents.size, 1, 'a token client leaves the pool to its parent');
+    own.close();
+    assert.equal(own.rest.agents.size, 0);
+    // A request after close still works, on a connection of its own that is not kept.
+    await own.resource(CORE_KINDS.namespace).list();
+    assert.equal(own.rest.agents.size, 0);
   });
 });

@@ -120,7 +120,9 @@ export async function main(argv: readonly string[], environment: NodeJS.ProcessE
   const health = new Health();
   health.register(app);
   app.get('/metrics', serveMetrics(metrics));
+  // Steps run last-added first: the client's connections end after everything that uses them.
   const shutdown = new Shutdown({ logger })
+    .add('kubernetes client', () => kube.close())
     .add('controllers', stopControllers)
     .add('mailer', () => mailer.close());
 

@@ -7,10 +7,7 @@ import {
   type AgentRuntimeSpec,
   type Workspace,
 } from '@paddock/kube';
-import * as kube from '@kubernetes/client-node';
-import { StatefulSet } from 'kubernetes-models/apps/v1';
-import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
-import { Service } from 'kubernetes-models/v1';
+import { validateUpstream } from '@paddock/testing';
 import {
   agentNameProblem,
   agentSelector,
@@ -50,50 +47,6 @@ function frozen<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
-}
-
-type AttributeTypeMap = { baseName: string; type: string }[];
-const models = kube as unknown as Record<string, { getAttributeTypeMap?: () => AttributeTypeMap }>;
-
-/**
- * Fields the API server would drop: the client library's models list every field of every type,
- * which the upstream schemas (lenient about unknown fields) do not check.
- */
-function unknownFields(value: unknown, type: string, path: string): string[] {
-  const array = /^Array<(.+)>$/.exec(type);
-  if (array) {
-    return Array.isArray(value)
-      ? value.flatMap((item, i) => unknownFields(item, array[1]!, `${path}[${i}]`))
-      : [];
-  }
-  const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
-  if (map) {
-    return Object.entries(value as object).flatMap(([k, v]) =>
-      unknownFields(v, map[1]!, `${path}.${k}`),
-    );
-  }
-  const attributes = models[type]?.getAttributeTypeMap?.();
-  if (attributes === undefined || typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([key, child]) => {
-    const attribute = attributes.find((a) => a.baseName === key);
-    return attribute ? unknownFields(child, attribute.type, `${path}.${key}`) : [`${path}.${key}`];
-  });
-}
-
-/**
- * The upstream Kubernetes models check against the OpenAPI schemas and throw with the failing
- * paths; the client's models then name any field Kubernetes does not know.
- */
-function validateUpstream(object: { kind: string }): void {
-  if (object.kind === 'StatefulSet') new StatefulSet(object as never).validate();
-  else if (object.kind === 'Service') new Service(object as never).validate();
-  else if (object.kind === 'NetworkPolicy') new NetworkPolicy(object as never).validate();
-  else assert.fail(`no upstream model for ${object.kind}`);
-  assert.deepEqual(
-    unknownFields(object, `V1${object.kind}`, ''),
-    [],
-    'fields Kubernetes does not know',
-  );
 }
 
 function workloads(

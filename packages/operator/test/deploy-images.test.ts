@@ -1,7 +1,7 @@
 import { DASHBOARD_NODE_FLAGS } from '@paddock/dashboard/shared';
-// A lint of the service images' Dockerfiles (deploy/images/) and of .dockerignore, since no
-// container engine runs here: pinned bases, multi-stage builds that install production
-// dependencies of the service's own workspaces only, a non-root numeric user, no secrets.
+// A lint of the service images' Dockerfile (deploy/images/Dockerfile, one target per service) and of
+// .dockerignore, since no container engine runs here: pinned bases, multi-stage builds that install
+// production dependencies of the service's own workspaces only, a non-root numeric user, no secrets.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 
 const root = resolve(import.meta.dirname, '..', '..', '..');
 
-/** Each image: its Dockerfile, the workspace it serves, its command and its ports. */
+/** Each image: its target (the workspace it serves), its command and its ports. */
 const IMAGES = [
   { service: 'operator', bin: 'paddock-operator', ports: ['8081'] },
   { service: 'dashboard', bin: 'paddock-dashboard', ports: ['3000'] },
@@ -25,6 +25,16 @@ interface Stage {
   from: string;
   name: string | undefined;
   instructions: Instruction[];
+}
+
+/** A target and what it is built from: its stage, the stages it starts from or copies from. */
+interface Target {
+  /** The stages that build the target, in the file's order; the target's own stage last. */
+  stages: Stage[];
+  /** The target stage's instructions, after those of the stages it starts from. */
+  final: Instruction[];
+  /** The image the target stage starts from, itself or through the stages it starts from. */
+  image: string;
 }
 
 /** The instructions of a Dockerfile: comments dropped, continued lines joined. */
@@ -67,14 +77,45 @@ function stages(text: string): Stage[] {
   return found;
 }
 
+/**
+ * The stages a target needs, as a builder that skips unused stages (BuildKit) runs them; without a
+ * name, the whole file with its last stage as the target.
+ */
+function targetOf(all: Stage[], name?: string): Target {
+  const index = name === undefined ? all.length - 1 : all.findIndex((s) => s.name === name);
+  /** The stage a FROM or COPY --from of stage i names, if it names one: -1 for an image. */
+  const named = (i: number, ref: string) => all.slice(0, i).findLastIndex((s) => s.name === ref);
+  const needed = new Set<number>();
+  const visit = (i: number) => {
+    const stage = all[i];
+    if (stage === undefined || needed.has(i)) return;
+    needed.add(i);
+    visit(named(i, stage.from));
+    for (const { keyword, args } of stage.instructions) {
+      const from = keyword === 'COPY' ? /--from=(\S+)/.exec(args)?.[1] : undefined;
+      if (from !== undefined) visit(named(i, from));
+    }
+  };
+  // Without a target, a build runs every stage up to the last.
+  if (name === undefined) all.forEach((_, i) => needed.add(i));
+  else visit(index);
+  const final: Instruction[] = [];
+  let image = '';
+  for (let i = index; i >= 0; i = named(i, image)) {
+    final.unshift(...all[i]!.instructions);
+    image = all[i]!.from;
+  }
+  return { stages: all.filter((_, i) => needed.has(i)), final, image };
+}
+
 const SECRET_NAME = /PASSWORD|PASSWD|SECRET|TOKEN|KEY|CREDENTIAL|AUTH/i;
 const SECRET_FILE =
   /(^|\/)(\.env(\.[^\s/]*)?|\.npmrc|id_[a-z0-9]+|[^\s/]*\.(pem|key|p12|pfx)|kubeconfig)(\s|$)/i;
 
-/** Every problem the lint finds in one Dockerfile, as sentences. */
-function lint(text: string): string[] {
+/** Every problem the lint finds in one target of a Dockerfile (by default its last), as sentences. */
+function lint(text: string, name?: string): string[] {
   const problems: string[] = [];
-  const all = stages(text);
+  const { stages: all, final } = targetOf(stages(text), name);
   if (all.length < 2) problems.push('not multi-stage: build in one stage, run in another');
   const names = new Set<string>();
   for (const stage of all) {
@@ -105,13 +146,12 @@ function lint(text: string): string[] {
       }
     }
   }
-  const final = all.at(-1);
-  if (final) {
-    const user = final.instructions.filter((i) => i.keyword === 'USER').at(-1)?.args;
+  if (all.length > 0) {
+    const user = final.filter((i) => i.keyword === 'USER').at(-1)?.args;
     if (user === undefined) problems.push('the final stage sets no USER');
     else if (!/^\d+(:\d+)?$/.test(user)) problems.push(`USER ${user}: a numeric uid`);
     else if (Number(user.split(':')[0]) === 0) problems.push('USER 0: not root');
-    for (const { keyword, args } of final.instructions) {
+    for (const { keyword, args } of final) {
       if (keyword !== 'RUN') continue;
       const installs = /\bnpm\s+(install|i|ci|add)\b/.test(args) || /\byarn\b|\bpnpm\b/.test(args);
       if (installs && !/--omit[= ]dev/.test(args)) {
@@ -122,9 +162,7 @@ function lint(text: string): string[] {
   return problems;
 }
 
-function dockerfile(service: string): string {
-  return readFileSync(join(root, 'deploy', 'images', service, 'Dockerfile'), 'utf8');
-}
+const DOCKERFILE = readFileSync(join(root, 'deploy', 'images', 'Dockerfile'), 'utf8');
 
 interface PackageJson {
   name: string;
@@ -182,19 +220,38 @@ describe('the lint of Dockerfiles', () => {
     ]);
     assert.deepEqual(lint('FROM a:1.2.3 AS b\nRUN x \\\n  && y\nFROM b\nUSER 10001:10001'), []);
   });
+
+  it('checks a target with the stages it starts from and copies from, and no other', () => {
+    const text = [
+      'FROM node:1.2.3 AS build',
+      'FROM node:latest AS unused',
+      'FROM node:1.2.3-slim AS runtime',
+      'USER 10001:10001',
+      'FROM runtime AS good',
+      'COPY --from=build /a /a',
+      'FROM node:1.2.3-slim AS rootful',
+      'COPY --from=build /a /a',
+    ].join('\n');
+    assert.deepEqual(lint(text, 'good'), []);
+    assert.deepEqual(lint(text, 'rootful'), ['the final stage sets no USER']);
+    assert.deepEqual(lint(text, 'unused'), [
+      'not multi-stage: build in one stage, run in another',
+      'FROM node:latest: pin an exact version tag (not latest, not a major)',
+      'the final stage sets no USER',
+    ]);
+  });
 });
 
-describe('the service images (deploy/images/)', () => {
+describe('the service images (deploy/images/Dockerfile)', () => {
   for (const { service, bin, ports } of IMAGES) {
     describe(service, () => {
-      const text = dockerfile(service);
-      const all = stages(text);
-      const final = all.at(-1)!;
+      const { stages: all, final, image } = targetOf(stages(DOCKERFILE), service);
       const finalOf = (keyword: string) =>
-        final.instructions.filter((i) => i.keyword === keyword).map((i) => i.args);
+        final.filter((i) => i.keyword === keyword).map((i) => i.args);
 
-      it('passes the lint', () => {
-        assert.deepEqual(lint(text), []);
+      it('is a target of its own, and passes the lint', () => {
+        assert.equal(all.at(-1)?.name, service);
+        assert.deepEqual(lint(DOCKERFILE, service), []);
       });
 
       it('builds everything in a build stage with npm ci and npm run build, and runs on a slim image', () => {
@@ -204,9 +261,10 @@ describe('the service images (deploy/images/)', () => {
             (i) => i.keyword === 'RUN' && /npm ci && npm run build/.test(i.args),
           ),
         );
-        assert.match(final.from, /^node:\d+\.\d+\.\d+-bookworm-slim$/);
+        const bases = all.map((s) => s.from).filter((from) => !all.some((s) => s.name === from));
+        assert.match(image, /^node:\d+\.\d+\.\d+-bookworm-slim$/);
         // The same Node.js release in every stage.
-        assert.equal(new Set(all.map((s) => /^node:(\d+\.\d+\.\d+)/.exec(s.from)?.[1])).size, 1);
+        assert.equal(new Set(bases.map((from) => /^node:(\d+\.\d+\.\d+)/.exec(from)?.[1])).size, 1);
       });
 
       it('installs the production dependencies of its own workspaces only', () => {
@@ -250,8 +308,8 @@ describe('the service images (deploy/images/)', () => {
   }
 
   it('have tools the sandbox shells out to in its runtime image: bash, git, ripgrep', () => {
-    const final = stages(dockerfile('sandbox')).at(-1)!;
-    const apt = final.instructions.find((i) => /apt-get install/.test(i.args))?.args ?? '';
+    const { final } = targetOf(stages(DOCKERFILE), 'sandbox');
+    const apt = final.find((i) => /apt-get install/.test(i.args))?.args ?? '';
     for (const tool of ['bash', 'git', 'ripgrep', 'procps', 'tini']) {
       assert.match(apt, new RegExp(`\\b${tool}\\b`));
     }

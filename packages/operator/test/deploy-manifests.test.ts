@@ -6,24 +6,6 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Deployment } from 'kubernetes-models/apps/v1';
-import { CustomResourceDefinition } from 'kubernetes-models/apiextensions.k8s.io/v1';
-import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
-import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import {
-  ClusterRole,
-  ClusterRoleBinding,
-  Role,
-  RoleBinding,
-} from 'kubernetes-models/rbac.authorization.k8s.io/v1';
-import {
-  ConfigMap,
-  Namespace,
-  PersistentVolumeClaim,
-  Secret,
-  Service,
-  ServiceAccount,
-} from 'kubernetes-models/v1';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import {
   CORE_KINDS,
@@ -49,6 +31,7 @@ import {
   startEmbeddedCluster,
   startOperator,
   tempDir,
+  validateUpstream,
   type EmbeddedCluster,
   type Started,
 } from '@paddock/testing';
@@ -100,24 +83,6 @@ interface PodSpec {
 }
 
 /** The upstream model of each kind an install holds, by apiVersion and kind. */
-const MODELS: Record<string, new (data: never) => { validate(): void }> = {
-  'v1/Namespace': Namespace,
-  'v1/ServiceAccount': ServiceAccount,
-  'v1/ConfigMap': ConfigMap,
-  'v1/Secret': Secret,
-  'v1/Service': Service,
-  'v1/PersistentVolumeClaim': PersistentVolumeClaim,
-  'apps/v1/Deployment': Deployment,
-  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
-  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
-  'networking.k8s.io/v1/Ingress': Ingress,
-  'rbac.authorization.k8s.io/v1/ClusterRole': ClusterRole,
-  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': ClusterRoleBinding,
-  'rbac.authorization.k8s.io/v1/Role': Role,
-  'rbac.authorization.k8s.io/v1/RoleBinding': RoleBinding,
-  'apiextensions.k8s.io/v1/CustomResourceDefinition': CustomResourceDefinition,
-};
-
 /**
  * kubectl kustomize folds long base64 values over lines, which the API server's decoder reads as
  * one; the schema's "byte" format does not, so the check sees them unfolded.
@@ -134,12 +99,9 @@ function unfolded(object: Obj): Obj {
 /** Paddock's own kinds have no upstream model: the embedded cluster checks them on apply. */
 const isPaddockKind = (object: Obj) => object.apiVersion.startsWith('paddock.dev/');
 
-function validateUpstream(object: Obj): void {
-  if (isPaddockKind(object)) return;
-  const Model = MODELS[`${object.apiVersion}/${object.kind}`];
-  assert.ok(Model, `no upstream model for ${object.apiVersion} ${object.kind}: add one here`);
-  // The models check against the Kubernetes OpenAPI schemas and throw with the failing paths.
-  new Model(unfolded(object) as never).validate();
+/** Built-in kinds checked against Kubernetes' own schemas (@paddock/testing's validateUpstream). */
+function validateBuiltIn(object: Obj): void {
+  if (!isPaddockKind(object)) validateUpstream(unfolded(object));
 }
 
 /** Runs kubectl; resolves with what it printed and its exit code. */
@@ -221,7 +183,7 @@ describe('the kustomizations under deploy/', () => {
     for (const dir of KUSTOMIZATIONS) {
       for (const object of await render(dir)) {
         assert.doesNotThrow(
-          () => validateUpstream(object),
+          () => validateBuiltIn(object),
           `${dir}: ${object.kind} ${object.metadata.name}`,
         );
         checked++;
@@ -233,7 +195,7 @@ describe('the kustomizations under deploy/', () => {
   it('check against schemas that do refuse what Kubernetes refuses', async () => {
     const operator = find(await render('deploy/base'), 'Deployment', 'paddock-operator');
     const broken = { ...operator, spec: { ...(operator.spec as object), replicas: 'two' } };
-    assert.throws(() => validateUpstream(broken), /replicas/);
+    assert.throws(() => validateBuiltIn(broken), /replicas/);
   });
 
   it('run every container as a non-root user, read-only, without capabilities, probed and bounded', async () => {

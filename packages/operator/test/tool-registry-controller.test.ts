@@ -45,6 +45,9 @@ let downPort: number;
 let workspace: Awaited<ReturnType<typeof tempDir>>;
 let sandbox: Started;
 let sandboxBase: string;
+/** Lets the answers of /slow go: they wait until the test has seen the Pending status. */
+let releaseSlow = (): void => {};
+const slowReleased = new Promise<void>((resolve) => (releaseSlow = resolve));
 
 const declared = (name: string) => ({
   name,
@@ -135,8 +138,8 @@ const toolNamed = (status: ToolRegistryStatus | undefined, name: string) =>
 before(async () => {
   server = createServer((request, response) => {
     const answer = () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    // A slow tool keeps discovery going long enough for Pending to be seen.
-    if (request.url?.startsWith('/slow') === true) setTimeout(answer, 300);
+    // A slow tool keeps discovery going until the test has seen Pending.
+    if (request.url?.startsWith('/slow') === true) void slowReleased.then(answer);
     else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -314,12 +317,17 @@ describe('the ToolRegistry controller', () => {
     try {
       await watched.synced;
       await createRegistry('tools-pending', 'slow', [httpHandler('slow', `${up}/slow`)]);
+      await eventually('the Pending status watched', () =>
+        phases.includes('Pending') ? true : undefined,
+      );
+      releaseSlow();
       await settled('tools-pending', 'slow', (s) => s.phase === 'Ready');
       await eventually('the Ready status watched', () =>
         phases.at(-1) === 'Ready' ? true : undefined,
       );
       assert.deepEqual(phases, ['Pending', 'Ready']);
     } finally {
+      releaseSlow();
       watched.stop();
     }
   });

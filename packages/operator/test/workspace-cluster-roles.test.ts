@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger, logMailer, silentLogger } from '@paddock/common';
 import type { Kube } from '@paddock/kube';
 import {
@@ -12,7 +11,7 @@ import {
   type KubeObject,
   type Workspace,
 } from '@paddock/kube';
-import { startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
+import { eventuallyOk, startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
 import { WorkspaceController } from '../src/controllers/workspace-controller.js';
 import { OPERATOR_CLUSTER_ROLE } from '../src/operator-rbac.js';
 import { operatorEventRecorder } from '../src/runtime/events.js';
@@ -137,13 +136,10 @@ describe('the workspace ClusterRoles, for an operator that may not write Cluster
           roleBindings: [{ groups: ['team'], role: 'owner' }],
         },
       });
-      const deadline = Date.now() + 20_000;
-      let phase: string | undefined;
-      while (Date.now() < deadline && phase !== 'Ready') {
-        phase = (await admin.resource<Workspace>(workspaceKind).get('restricted')).status?.phase;
-        if (phase !== 'Ready') await sleep(100);
-      }
-      assert.equal(phase, 'Ready');
+      await eventuallyOk('the Workspace Ready', async () => {
+        const found = await admin.resource<Workspace>(workspaceKind).get('restricted');
+        return found.status?.phase === 'Ready' ? true : undefined;
+      });
     } finally {
       await controller.stop();
     }

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { logMailer, silentLogger } from '@paddock/common';
 import {
   CORE_KINDS,
@@ -33,6 +32,8 @@ const workspaceKind = KINDS.find((k) => k.kind === 'Workspace') as (typeof KINDS
 let cluster: EmbeddedCluster;
 let kube: Kube;
 let controller: WorkspaceController;
+/** How far the controller's clock runs ahead of the real one: expiry is reached by moving it. */
+let clockAhead = 0;
 /** Write requests the controller sent, by path. */
 const writes: string[] = [];
 
@@ -93,6 +94,7 @@ before(async () => {
     logger: silentLogger(),
     mailer: logMailer(silentLogger()),
     platformNamespace: 'paddock-system',
+    now: () => Date.now() + clockAhead,
   });
   await controller.start();
 });
@@ -165,7 +167,8 @@ describe('the Workspace controller', () => {
   });
 
   it('makes the three ServiceAccounts and binds groups, ServiceAccounts and direct grants', async () => {
-    const expires = new Date(Date.now() + 4_000).toISOString();
+    // An hour away: never reached while the test runs, however slow, until the clock is moved.
+    const expires = new Date(Date.now() + 3_600_000).toISOString();
     await workspaces().create(
       workspace('beta', {
         roleBindings: [
@@ -205,6 +208,8 @@ describe('the Workspace controller', () => {
     }
 
     // The temporary grant's binding goes at its expiry, and the member count drops.
+    clockAhead = 3_600_000 + 60_000;
+    await controller.reconcile('beta');
     await eventually('the expired grant removed', async () =>
       (await bindings()).includes('temp@example.com') ? undefined : true,
     );
@@ -271,7 +276,8 @@ describe('the Workspace controller', () => {
 
   it('makes no write when a pass finds nothing to change', async () => {
     await readyWorkspace('gamma');
-    await sleep(500);
+    // Settled: the controller's own passes are done, so every write counted next is ours.
+    await controller['queue'].idle();
     const before = writes.length;
     await controller.reconcile('gamma');
     await controller.reconcile('alpha');

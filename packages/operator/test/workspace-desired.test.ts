@@ -7,9 +7,7 @@ import {
   type Workspace,
   type WorkspaceSpec,
 } from '@paddock/kube';
-import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
-import { ClusterRole, RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1';
-import { Namespace, ResourceQuota, ServiceAccount } from 'kubernetes-models/v1';
+import { validateUpstream } from '@paddock/testing';
 import {
   ANNOTATION_NAMESPACE_CREATED,
   ANNOTATION_OWNER_UID,
@@ -45,21 +43,6 @@ function workspace(spec: Partial<WorkspaceSpec> = {}, name = 'team-a'): Workspac
     metadata: { name, uid: `uid-${name}`, generation: 3 },
     spec: { displayName: 'Team A', namespace: { name: 'team-a', create: true }, ...spec },
   };
-}
-
-/** The upstream Kubernetes models check against the OpenAPI schemas and throw with the failing paths. */
-function validateUpstream(object: { kind: string }): void {
-  const models: Record<string, new (data: never) => { validate(): void }> = {
-    Namespace,
-    ServiceAccount,
-    ClusterRole,
-    RoleBinding,
-    ResourceQuota,
-    NetworkPolicy,
-  };
-  const Model = models[object.kind];
-  assert.ok(Model, `no upstream model for ${object.kind}`);
-  new Model(object as never).validate();
 }
 
 describe('the upstream schemas', () => {

@@ -47,6 +47,14 @@ function kindOf(object: KubeObject): ApiResource {
  */
 export async function bootstrapCluster(kubeconfig: string, samplesDir: string): Promise<string[]> {
   const kube = Kube.connect({ kubeconfig });
+  try {
+    return await bootstrapWith(kube, samplesDir);
+  } finally {
+    kube.close();
+  }
+}
+
+async function bootstrapWith(kube: Kube, samplesDir: string): Promise<string[]> {
   // The platform's own namespace: the operator's leader-election Lease lives there.
   await createIfAbsent(kube, CORE_KINDS.namespace, {
     apiVersion: 'v1',

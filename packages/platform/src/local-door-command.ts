@@ -29,8 +29,9 @@ export async function runLocalDoor(
     throw new UsageError(`--pod must be NAMESPACE/NAME, not "${options.pod}"`);
   }
   const logger = createLogger({ name: 'paddock-door', ...loggingFromEnv(environment) });
+  const kube = Kube.connect({ kubeconfig: options.kubeconfig });
   const door = new LocalDoor({
-    kube: Kube.connect({ kubeconfig: options.kubeconfig }),
+    kube,
     namespace,
     pod,
     listen,
@@ -38,7 +39,10 @@ export async function runLocalDoor(
     token: environment[DOOR_TOKEN_ENV] || undefined,
     logger,
   });
-  new Shutdown({ logger }).add('door', () => door.stop()).listen();
+  new Shutdown({ logger })
+    .add('kubernetes client', () => kube.close())
+    .add('door', () => door.stop())
+    .listen();
   const addresses = await door.start();
   logger.info({ pod: options.pod, mcp: addresses[0], api: addresses[1] }, 'door open');
 }

@@ -46,8 +46,9 @@ export async function runLocalNode(options: LocalNodeCommandOptions): Promise<vo
   const addresses =
     options.podAddresses === undefined ? undefined : parsePodAddresses(options.podAddresses);
   const logger = createLogger({ name: 'paddock-node', ...loggingFromEnv() });
+  const kube = Kube.connect({ kubeconfig: options.kubeconfig });
   const node = new LocalNode({
-    kube: Kube.connect({ kubeconfig: options.kubeconfig }),
+    kube,
     dataDir: options.dataDir,
     seeds,
     logger,
@@ -57,6 +58,7 @@ export async function runLocalNode(options: LocalNodeCommandOptions): Promise<vo
   process.on('exit', () => node.killNow());
   // Pods stop together, each within the shutdown grace; a moment more to write their last lines.
   new Shutdown({ logger, graceMs: (SHUTDOWN_GRACE_SECONDS + 3) * 1000 })
+    .add('kubernetes client', () => kube.close())
     .add('pods', () => node.stop())
     .listen();
   await node.start();

@@ -7,6 +7,7 @@ import {
   EventRecorder,
   Informer,
   NotFoundError,
+  WorkQueue,
   type Kube,
   type ResourceClient,
 } from '@paddock/kube';
@@ -93,11 +94,10 @@ export class LocalNode {
   private readonly stopping = new Set<PodWorker>();
   /** The address each pod name last had, so that a replacement gets it again. */
   private readonly lastAddress = new Map<string, string>();
-  private readonly dirty = new Set<string>();
-  private readonly active = new Map<string, Promise<void>>();
-  private readonly binding = new Set<string>();
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private synced = false;
+  /** Pod names to pass over (see reconcile): every name at once, each one pass at a time. */
+  private readonly passes: WorkQueue;
+  /** Unscheduled pods to bind here, by namespace/name. */
+  private readonly bindings: WorkQueue;
   private stopped = false;
 
   constructor(private readonly options: LocalNodeOptions) {
@@ -125,21 +125,43 @@ export class LocalNode {
       component: EVENT_SOURCE,
       onError: (err, event) => this.logger.warn({ err, ...event }, 'could not record an event'),
     });
+    // A failed pass or binding is tried again after RETRY_MS, every time.
+    const retry = {
+      workers: Number.POSITIVE_INFINITY,
+      baseRetryMs: RETRY_MS,
+      maxRetryMs: RETRY_MS,
+    };
+    this.passes = new WorkQueue((key) => this.reconcile(key), {
+      ...retry,
+      onProcessed: (key, outcome, _seconds, err) => {
+        if (outcome === 'error') {
+          this.logger.warn({ err, pod: key }, 'could not reconcile the pod; retrying');
+        }
+      },
+    });
+    this.bindings = new WorkQueue((key) => this.bind(key), {
+      ...retry,
+      onProcessed: (key, outcome, _seconds, err) => {
+        if (outcome !== 'error') return;
+        const { namespace, name } = splitKey(key);
+        this.logger.warn({ err, namespace, pod: name }, 'could not bind the pod; retrying');
+      },
+    });
   }
 
   /** Resolves once pods and claims are listed and a pass over every pod here is queued. */
   async start(): Promise<void> {
-    this.assigned.on((_, pod) => this.enqueue(keyOf(pod.metadata.namespace, pod.metadata.name)));
+    this.assigned.on((_, pod) => this.passes.add(keyOf(pod.metadata.namespace, pod.metadata.name)));
     this.unscheduled.on((event, pod) => {
-      if (event !== 'delete') this.bind(pod);
+      if (event !== 'delete') this.bindings.add(keyOf(pod.metadata.namespace, pod.metadata.name));
     });
+    this.bindings.start();
     this.assigned.start();
     this.unscheduled.start();
     await Promise.all([this.assigned.synced, this.unscheduled.synced, this.claims.start()]);
     await this.sweepPodFolders();
     // Passes wait for the lists: an address in use by a pod not listed yet could be given twice.
-    this.synced = true;
-    for (const key of [...this.dirty]) this.kick(key);
+    this.passes.start();
   }
 
   /** Stops watching, lets passes in progress end, then stops every pod's process. */
@@ -147,8 +169,7 @@ export class LocalNode {
     this.stopped = true;
     this.assigned.stop();
     this.unscheduled.stop();
-    for (const timer of this.timers) clearTimeout(timer);
-    while (this.active.size > 0) await Promise.all(this.active.values());
+    await Promise.all([this.passes.shutdown(), this.bindings.shutdown()]);
     await Promise.all([...this.workers.values()].map((w) => w.stop('shutdown')));
     this.workers.clear();
     await this.claims.stop();
@@ -168,62 +189,22 @@ export class LocalNode {
     );
   }
 
-  private later(what: () => void): void {
-    if (this.stopped) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      what();
-    }, RETRY_MS);
-    this.timers.add(timer);
-  }
-
-  /** The scheduler's part: binds an unscheduled pod to this node, once. */
-  private bind(pod: Pod): void {
-    const { name, namespace = 'default', uid = '' } = pod.metadata;
-    if (this.stopped || pod.spec.nodeName || pod.metadata.deletionTimestamp) return;
-    if (this.binding.has(uid)) return;
-    this.binding.add(uid);
-    this.options.kube
-      .bindPod(namespace, name, this.nodeName)
-      .then(() => {
-        const ref = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace, uid } };
-        const message = `Successfully assigned ${namespace}/${name} to ${this.nodeName}`;
-        void this.events.normal(ref, 'Scheduled', message);
-      })
-      .catch((err: unknown) => {
-        // Bound meanwhile (409), or gone: nothing to do.
-        if (err instanceof ConflictError || err instanceof NotFoundError) return;
-        this.logger.warn({ err, namespace, pod: name }, 'could not bind the pod; retrying');
-        this.later(() => {
-          this.binding.delete(uid);
-          const current = this.unscheduled.get(name, namespace);
-          if (current?.metadata.uid === uid) this.bind(current);
-        });
-      })
-      .finally(() => {
-        // The binding shows in the assigned watch; a pod still unscheduled later is tried again.
-        setTimeout(() => this.binding.delete(uid), RETRY_MS).unref();
-      });
-  }
-
-  private enqueue(key: string): void {
-    if (this.stopped) return;
-    this.dirty.add(key);
-    if (this.synced) this.kick(key);
-  }
-
-  private kick(key: string): void {
-    if (this.stopped || this.active.has(key) || !this.dirty.delete(key)) return;
-    const pass = this.reconcile(key)
-      .catch((err: unknown) => {
-        this.logger.warn({ err, pod: key }, 'could not reconcile the pod; retrying');
-        this.later(() => this.enqueue(key));
-      })
-      .finally(() => {
-        this.active.delete(key);
-        this.kick(key);
-      });
-    this.active.set(key, pass);
+  /** The scheduler's part: binds the pod to this node while it is unscheduled. */
+  private async bind(key: string): Promise<void> {
+    const { namespace, name } = splitKey(key);
+    const pod = this.unscheduled.get(name, namespace);
+    if (this.stopped || !pod || pod.spec.nodeName || pod.metadata.deletionTimestamp) return;
+    const uid = pod.metadata.uid ?? '';
+    try {
+      await this.options.kube.bindPod(namespace, name, this.nodeName);
+    } catch (err) {
+      // Bound meanwhile (409), or gone: nothing to do.
+      if (err instanceof ConflictError || err instanceof NotFoundError) return;
+      throw err;
+    }
+    const ref = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace, uid } };
+    const message = `Successfully assigned ${namespace}/${name} to ${this.nodeName}`;
+    void this.events.normal(ref, 'Scheduled', message);
   }
 
   /**

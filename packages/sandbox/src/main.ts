@@ -18,9 +18,10 @@ import { stderrAudit } from './api/audit.js';
 import { createApiListener } from './api/listener.js';
 import { apiModules } from './api/modules.js';
 import { sandboxEnv } from './config.js';
+import { SandboxMetrics } from './metrics.js';
 import { ToolSet } from './mcp/dispatch.js';
 import { createMcpListener } from './mcp/listener.js';
-import { killAllProcessGroups, killAllProcessGroupsNow } from './mcp/process-group.js';
+import { ProcessGroups } from './mcp/process-group.js';
 import { TOOLS } from './mcp/tools/index.js';
 import { beginStop } from './process/stop-deadline.js';
 import { childEnvironment, parsePatternFile, Scrubber, secretsFromEnv } from './scrub/index.js';
@@ -55,12 +56,18 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   const scrubber = new Scrubber({ secrets, extraPatterns });
   const childEnv = childEnvironment(env);
 
+  // The commands the MCP tools start: owned here, ended by the shutdown and at exit.
+  const groups = new ProcessGroups();
+  // This sandbox's metrics, served at /metrics on the MCP listener (-addr).
+  const metrics = new SandboxMetrics();
   const mcp = createMcpListener(
     {
       version,
       tools: new ToolSet(TOOLS),
       workspace,
       childEnv,
+      groups,
+      metrics,
       scrub: (text) => scrubber.scrub(text),
       scrubView: (text) => scrubber.view(text),
     },
@@ -80,11 +87,11 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     graceMs: config.SVC_SHUTDOWN_GRACE_MS,
     onBegin: (budget) => beginStop(budget.forceAt),
   })
-    .add('process groups', killAllProcessGroups)
+    .add('process groups', () => groups.terminateAll())
     .add('mcp listener', mcp.close)
     .listen();
   // Whatever way the process ends, no command it started outlives it.
-  process.on('exit', killAllProcessGroupsNow);
+  process.on('exit', () => groups.killAllNow());
   const bound = await listen(mcp.app, flags.addr);
   logger.info(
     {
@@ -117,6 +124,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
       logger,
       audit: stderrAudit,
       childEnv,
+      metrics,
       modules: await apiModules(features),
     });
     shutdown.add('api listener', api.close);

@@ -4,7 +4,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { tempDir, eventually, isAlive, assertDies } from '@paddock/testing';
 import {
@@ -24,14 +23,14 @@ const TEST_PING_SECONDS = 1;
 const INPUT_FLOOD_BYTES = 8 * 1024 * 1024;
 /** Frames of that input, under the listener's 1 MiB message limit. */
 const INPUT_FRAME_BYTES = 64 * 1024;
-/** How long the input waits unread before the sandbox is asked to answer something else. */
-const INPUT_STALL_MS = 500;
-/** How long a stalled client waits for every queue on the way to fill before memory is measured. */
-const FLOOD_SETTLE_MS = 500;
-/** How long memory is watched while the client stalls; an unbounded queue grows ~25 MB/s here. */
-const FLOOD_STALL_MS = 2_000;
-/** Sandbox memory growth while stalled that still means "bounded" (allocator noise). */
-const MAX_STALLED_GROWTH_BYTES = 16 * 1024 * 1024;
+/**
+ * Output a flooding command may have written that the stalled client has not received: what every
+ * queue on the way holds (pty, the sandbox's bounded queue, the sockets). An unbounded queue in
+ * the sandbox never stalls the command, and exceeds it.
+ */
+const MAX_IN_FLIGHT_BYTES = 16 * 1024 * 1024;
+/** Pings a client that answers them sees while connected: more than the server would wait. */
+const PINGS_SEEN = 3;
 
 let folder: { path: string; remove: () => Promise<void> };
 let root: string;
@@ -127,25 +126,40 @@ function pidFrom(name: string): Promise<number> {
   });
 }
 
-/** The audit lines of one subject, once `count` of them are there and no more arrive shortly after. */
+/**
+ * The audit lines of one subject, once `count` of them are there and a later session's line has
+ * followed them: a duplicate, written as its session ends, would come before that one.
+ */
 async function auditLinesOf(sub: string, count = 1): Promise<string[]> {
-  const lines = () =>
+  const linesOf = (who: string) =>
     sandbox
       .output()
       .split('\n')
-      .filter((l) => l.startsWith(`api exec sub=${sub} `));
+      .filter((l) => l.startsWith(`api exec sub=${who} `));
   await eventually(`${count} audit line(s) for ${sub}`, () =>
-    lines().length >= count ? true : undefined,
+    linesOf(sub).length >= count ? true : undefined,
   );
-  await delay(200); // a duplicate would be written right after the first
-  return lines();
+  const marker = `${sub}-after`;
+  const after = await openTerminal({ command: 'exit 0' }, { sub: marker });
+  await after.closed;
+  await eventually(`the audit line for ${marker}`, () =>
+    linesOf(marker).length > 0 ? true : undefined,
+  );
+  return linesOf(sub);
 }
 
-async function rssOf(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kib = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
-  assert.ok(kib, 'VmRSS in /proc/<pid>/status');
-  return Number(kib) * 1024;
+/** Bytes a process has written so far (/proc/<pid>/io wchar). */
+async function bytesWrittenBy(pid: number): Promise<number> {
+  const io = await readFile(`/proc/${pid}/io`, 'utf8');
+  const written = /^wchar: (\d+)$/m.exec(io)?.[1];
+  assert.ok(written, 'wchar in /proc/<pid>/io');
+  return Number(written);
+}
+
+/** The state letter of a process (/proc/<pid>/stat): S while it waits in a system call. */
+async function stateOf(pid: number): Promise<string> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
 }
 
 const DURATION = String.raw`(\d+(\.\d+)?(µs|ms|s)|\d+m\d+(\.\d+)?s|\d+h\d+m\d+(\.\d+)?s)`;
@@ -351,14 +365,24 @@ describe('GET /api/exec', () => {
 
   it('stops reading a flooding command while the client does not read, and loses nothing', async () => {
     const line = '0123456789abcdefghijklmnopqrstuvwxyz';
-    const term = await openTerminal({ command: `yes ${line}` });
+    const term = await openTerminal({ command: `echo $$ > flood.pid; exec yes ${line}` });
+    const pid = await pidFrom('flood.pid');
     await term.untilOutput(/0123456789/);
     term.ws.pause(); // stop reading: the queues towards us fill up, then the server must stop
-    await delay(FLOOD_SETTLE_MS);
-    const before = await rssOf(sandbox.child.pid!);
-    await delay(FLOOD_STALL_MS);
-    const grown = (await rssOf(sandbox.child.pid!)) - before;
-    assert.ok(grown < MAX_STALLED_GROWTH_BYTES, `the sandbox grew by ${grown} bytes while stalled`);
+    // Stalled: the command waits in its write and wrote nothing since the previous look.
+    let previous = -1;
+    const written = await eventually('the command stalled', async () => {
+      const now = await bytesWrittenBy(pid);
+      const stalled = now === previous && (await stateOf(pid)) === 'S';
+      previous = now;
+      return stalled ? now : undefined;
+    });
+    // The terminal sent each line ending as \r\n; the command wrote \n.
+    const inFlight = written - Buffer.byteLength(term.output().replaceAll('\r\n', '\n'));
+    assert.ok(
+      inFlight < MAX_IN_FLIGHT_BYTES,
+      `${inFlight} bytes written and not delivered while stalled`,
+    );
     term.ws.resume();
     const seen = term.output().length;
     await eventually('more output after resuming', () =>
@@ -380,7 +404,14 @@ describe('GET /api/exec', () => {
     for (let at = 0; at < payload.length; at += INPUT_FRAME_BYTES) {
       term.ws.send(payload.subarray(at, at + INPUT_FRAME_BYTES), { binary: true });
     }
-    await delay(INPUT_STALL_MS); // the terminal's input queue is full by now, and the program reads nothing
+    // Backed up: the sandbox takes no more of the input, and the client holds the rest.
+    let previous = -1;
+    await eventually('the input backed up', () => {
+      const buffered = term.ws.bufferedAmount;
+      const stuck = buffered > 0 && buffered === previous;
+      previous = buffered;
+      return stuck ? true : undefined;
+    });
     const response = await fetch(`${sandbox.apiBase}/api/exec`, {
       headers: as('alice'),
       signal: AbortSignal.timeout(PROMPTLY_MS),
@@ -438,9 +469,8 @@ describe('exec keepalive', () => {
     const term = await openTerminal({ command: 'sleep 300' }, { base: pinging.apiBase });
     let pings = 0;
     term.ws.on('ping', () => (pings += 1));
-    await delay(3_500);
+    await eventually(`${PINGS_SEEN} pings`, () => (pings >= PINGS_SEEN ? true : undefined));
     assert.equal(term.ws.readyState, WebSocket.OPEN);
-    assert.ok(pings >= 2, `${pings} pings`);
     term.ws.close();
     await term.closed;
   });

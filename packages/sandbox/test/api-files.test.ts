@@ -20,7 +20,6 @@ import {
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { EventSource } from 'eventsource';
@@ -40,7 +39,9 @@ import {
   parseRange,
   planFileResponse,
 } from '../src/api/file.js';
-import { keepAliveSeconds, parseDepth } from '../src/api/files.js';
+import { keepAliveSeconds } from '../src/api/files.js';
+import { TreeQuery } from '../src/api/schemas.js';
+import { checkParameters } from '../src/api/validation.js';
 import { listTree } from '../src/api/tree.js';
 import { EventRing } from '../src/workspace/watcher.js';
 import {
@@ -120,11 +121,7 @@ async function openFiles(pid: number): Promise<string[]> {
 }
 
 async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(50);
-  }
+  await eventually(what, async () => ((await condition()) ? true : undefined), timeoutMs);
 }
 
 describe('the file routes of -enable-api', () => {
@@ -255,8 +252,11 @@ describe('the file routes of -enable-api', () => {
       const whole = await listTree(ws, '.', { maxEntries: 100 });
       assert.equal(whole.truncated, false);
       assert.equal(whole.entries.length, 16);
-      assert.equal(parseDepth(undefined), undefined);
-      assert.equal(parseDepth('32'), 32);
+      assert.deepEqual(checkParameters(TreeQuery, {}), { ok: true, value: {} });
+      assert.deepEqual(checkParameters(TreeQuery, { depth: '32' }), {
+        ok: true,
+        value: { depth: 32 },
+      });
     });
   });
 
@@ -478,10 +478,12 @@ describe('the file routes of -enable-api', () => {
     });
 
     it('reports a moved file as one rename with from', async () => {
-      await writeFile(join(ws, 'before.txt'), 'moving');
       const stream = await open();
       try {
         await stream.next(isReady);
+        // Moved once the watcher knows it: else the move is the first it sees of the file.
+        await writeFile(join(ws, 'before.txt'), 'moving');
+        await stream.next(isChange('before.txt'));
         await rename(join(ws, 'before.txt'), join(ws, 'after.txt'));
         const moved = parseFrame(await stream.next(isChange('after.txt')));
         assert.deepEqual(
@@ -556,14 +558,20 @@ describe('the file routes of -enable-api', () => {
         await writeFile(join(ws, 'src/lib/node_modules/inner/y.js'), 'x');
         await mkdir(join(ws, 'deep/a/.git/refs'));
         await writeFile(join(ws, 'marker.txt'), 'x');
-        await stream.next(isChange('marker.txt'));
-        await sleep(500); // anything else the watcher saw has arrived by now
         const seen: string[] = [];
-        for (;;) {
-          const frame = await stream.next(() => true, 200).catch(() => undefined);
-          if (frame === undefined) break;
-          seen.push(frame);
-        }
+        /** Reads every frame up to and including the one `last` matches. */
+        const through = async (last: (frame: string) => boolean) => {
+          for (;;) {
+            const frame = await stream.next();
+            seen.push(frame);
+            if (last(frame)) return;
+          }
+        };
+        await through(isChange('marker.txt'));
+        // The watcher reports in order: whatever it saw of the writes above arrives before a
+        // change made after the marker's event.
+        await writeFile(join(ws, 'marker-after.txt'), 'x');
+        await through(isChange('marker-after.txt'));
         assert.ok(
           seen.every((f) => !/\.git|node_modules/.test(f)),
           `no .git or node_modules events: ${JSON.stringify(seen)}`,
@@ -571,6 +579,7 @@ describe('the file routes of -enable-api', () => {
       } finally {
         stream.close();
         await rm(join(ws, 'marker.txt'), { force: true });
+        await rm(join(ws, 'marker-after.txt'), { force: true });
       }
     });
 
@@ -619,7 +628,8 @@ describe('the file routes of -enable-api', () => {
 
     it('serves a real EventSource client, which resumes after a dropped connection without losing or repeating an event', async () => {
       const requests: Headers[] = [];
-      // The first connection is cut right after it delivered a change, as a flaky network would.
+      // The first connection is cut right after it delivered the change of es1.txt, as a flaky
+      // network would (not at an earlier change: earlier tests' late events may still come).
       const cutAfterFirstChange: typeof fetch = async (input, init) => {
         const headers = new Headers(init?.headers);
         for (const [name, value] of Object.entries(as('alice'))) headers.set(name, value);
@@ -632,7 +642,7 @@ describe('the file routes of -enable-api', () => {
             const { value, done } = await reader.read();
             if (done) return controller.close();
             controller.enqueue(value);
-            if (new TextDecoder().decode(value).includes('event: change')) {
+            if (new TextDecoder().decode(value).includes('"es1.txt"')) {
               await reader.cancel();
               controller.close();
             }
@@ -923,15 +933,20 @@ describe('downloading large workspaces', () => {
 
     // Small files: read ahead at most MAX_ENTRIES_AHEAD entries past the one yazl is writing.
     const ahead = new ZipFile();
-    const files = { queued: 0 };
+    const files = { queued: 0, waiting: false };
     const walkFiles = (async () => {
       const queue = new ZipQueue(ahead, new AbortController().signal);
       for (let i = 0; i < 100; i++) {
+        files.waiting = true;
         await queue.addBytes(`f${i}.bin`, data, fileStats);
+        files.waiting = false;
         files.queued++;
       }
     })();
-    await sleep(200);
+    // The walk waits for yazl, which waits for a reader: it went as far ahead as it may.
+    await eventually('the walk of files stalled', () =>
+      files.waiting && files.queued >= MAX_ENTRIES_AHEAD ? true : undefined,
+    );
     assert.ok(files.queued <= MAX_ENTRIES_AHEAD + 1, `${files.queued} queued while stalled`);
     const aheadCount = archive(ahead, 'ahead.zip');
     await walkFiles;
@@ -941,16 +956,20 @@ describe('downloading large workspaces', () => {
     // Folders: at most MAX_FOLDER_RUN in a row behind an unfinished entry (yazl writes a run by
     // recursion; thousands would overflow its stack).
     const folderZip = new ZipFile();
-    const folders = { queued: 0 };
+    const folders = { queued: 0, waiting: false };
     const walkFolders = (async () => {
       const queue = new ZipQueue(folderZip, new AbortController().signal);
       await queue.addBytes('first.bin', data, fileStats);
       for (let i = 0; i < 5_000; i++) {
+        folders.waiting = true;
         await queue.addFolder(`d${i}`, folderStats);
+        folders.waiting = false;
         folders.queued++;
       }
     })();
-    await sleep(200);
+    await eventually('the walk of folders stalled', () =>
+      folders.waiting && folders.queued >= MAX_FOLDER_RUN ? true : undefined,
+    );
     assert.equal(folders.queued, MAX_FOLDER_RUN);
     const runCount = archive(folderZip, 'run.zip');
     await walkFolders;

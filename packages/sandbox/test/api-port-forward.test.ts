@@ -4,22 +4,17 @@ import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { freePort, tempDir, eventually } from '@paddock/testing';
 import { parsePortQuery, targetFailureReason } from '../src/api/port-forward.js';
 import { as, startApiSandbox, type RunningApiSandbox } from './support/sandbox.js';
 
-/** How often a test polls for the sandbox's output or a byte count. */
-const POLL_MS = 20;
 /** The transfer of the ordering tests: several times every buffer on the way. */
 const TRANSFER_BYTES = 4 * 1024 * 1024;
 /** Frames the test client sends: well under the listener's 1 MiB message limit. */
 const CLIENT_FRAME_BYTES = 64 * 1024;
 /** Sandbox memory growth that still proves bounded buffering (an unpaused flood grows it by far more). */
 const MAX_RSS_GROWTH_BYTES = 64 * 1024 * 1024;
-/** How long the flood tests keep one side from reading. */
-const STALL_MS = 1_500;
 /** What the test client keeps queued at most while flooding, so that the test process stays small. */
 const CLIENT_QUEUE_BYTES = 8 * 1024 * 1024;
 
@@ -154,18 +149,33 @@ async function refusedUpgrade(
   return { status: res.statusCode, body: JSON.parse(text) as { error: string; message: string } };
 }
 
-/** The audit lines of one subject, once `count` of them are there and no more arrive shortly after. */
+/**
+ * The audit lines of one subject, once `count` of them are there and a later tunnel's line has
+ * followed them: a duplicate, written as its tunnel ends, would come before that one.
+ */
 async function auditLinesOf(sub: string, count = 1): Promise<string[]> {
-  const lines = () =>
+  const linesOf = (who: string) =>
     sandbox
       .output()
       .split('\n')
-      .filter((l) => l.startsWith(`api port-forward sub=${sub} `));
+      .filter((l) => l.startsWith(`api port-forward sub=${who} `));
   await eventually(`${count} audit line(s) for ${sub}`, () =>
-    lines().length >= count ? true : undefined,
+    linesOf(sub).length >= count ? true : undefined,
   );
-  await delay(200); // a duplicate would be written right after the first
-  return lines();
+  const marker = `${sub}-after`;
+  const target = await startTarget((socket) => socket.end());
+  try {
+    const tunnel = await openTunnel(target.port, marker);
+    await tunnel.targetEnded;
+    tunnel.ws.close();
+    await tunnel.closed;
+  } finally {
+    await target.close();
+  }
+  await eventually(`the audit line for ${marker}`, () =>
+    linesOf(marker).length > 0 ? true : undefined,
+  );
+  return linesOf(sub);
 }
 
 async function rssOf(pid: number): Promise<number> {
@@ -300,13 +310,19 @@ describe('GET /api/port-forward', () => {
     const digest = createHash('sha256');
     let sent = 0;
     let stopping = false;
+    /** The target waits for its socket to drain. */
+    let waiting = false;
     const target = await startTarget((socket) => {
       const pump = () => {
+        waiting = false;
         while (!stopping) {
           const chunk = randomBytes(CLIENT_FRAME_BYTES);
           digest.update(chunk);
           sent += chunk.length;
-          if (!socket.write(chunk)) return void socket.once('drain', pump);
+          if (!socket.write(chunk)) {
+            waiting = true;
+            return void socket.once('drain', pump);
+          }
         }
       };
       pump();
@@ -318,7 +334,13 @@ describe('GET /api/port-forward', () => {
       tunnel.ws.pause();
       // What flowed while the client still read is no measure: only what the target sends after.
       const sentAtPause = sent;
-      await delay(STALL_MS);
+      // Stalled: the target waits for a drain, and sent nothing since the previous look.
+      let previous = -1;
+      await eventually('the target stalled', () => {
+        const stalled = waiting && sent === previous;
+        previous = sent;
+        return stalled ? true : undefined;
+      });
       const grown = (await rssOf(sandbox.child.pid!)) - before;
       assert.ok(grown < MAX_RSS_GROWTH_BYTES, `the sandbox grew by ${grown} bytes`);
       const sentSincePause = sent - sentAtPause;
@@ -355,16 +377,21 @@ describe('GET /api/port-forward', () => {
       const ended = once(socket, 'end');
       const before = await rssOf(sandbox.child.pid!);
       let sent = 0;
-      const stallEnds = Date.now() + STALL_MS;
-      while (Date.now() < stallEnds) {
+      // The client keeps its queue full until it stalls: nothing of it left since the previous look.
+      let previous = -1;
+      await eventually('the client stalled', () => {
+        const sentBefore = sent;
         while (tunnel.ws.bufferedAmount < CLIENT_QUEUE_BYTES) {
           const chunk = randomBytes(CLIENT_FRAME_BYTES);
           clientDigest.update(chunk);
           sent += chunk.length;
           tunnel.ws.send(chunk, { binary: true });
         }
-        await delay(POLL_MS);
-      }
+        const buffered = tunnel.ws.bufferedAmount;
+        const stalled = sent === sentBefore && buffered === previous;
+        previous = buffered;
+        return stalled ? true : undefined;
+      });
       const grown = (await rssOf(sandbox.child.pid!)) - before;
       assert.ok(grown < MAX_RSS_GROWTH_BYTES, `the sandbox grew by ${grown} bytes`);
       assert.ok(sent < 2 * MAX_RSS_GROWTH_BYTES, `the client could send ${sent} bytes`);

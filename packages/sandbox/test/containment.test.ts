@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { tempDir } from '@paddock/testing';
 import type { z } from 'zod';
+import { ProcessGroups } from '../src/mcp/process-group.js';
 import { SessionState } from '../src/mcp/session.js';
 import type { Tool, ToolContext } from '../src/mcp/tool.js';
 import { editTool } from '../src/mcp/tools/edit.js';
@@ -56,7 +57,7 @@ before(async () => {
   await symlink('sub/later.txt', join(root, 'dangling-in'));
   ctx = {
     workspace: await Workspace.open(root),
-    session: new SessionState(),
+    session: new SessionState(new ProcessGroups()),
     signal: new AbortController().signal,
     childEnv: process.env,
   };

@@ -5,6 +5,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createLogger } from '@paddock/common';
 import { z } from 'zod';
 import { callTool, ToolSet } from '../src/mcp/dispatch.js';
+import { ProcessGroups } from '../src/mcp/process-group.js';
 import { SessionState } from '../src/mcp/session.js';
 import { defineTool, type ToolContext } from '../src/mcp/tool.js';
 import { Scrubber } from '../src/scrub/index.js';
@@ -33,7 +34,7 @@ async function harness() {
   const scrubber = new Scrubber({ secrets: [SECRET], extraPatterns: [] });
   const ctx: ToolContext = {
     workspace: await Workspace.open(dir.path),
-    session: new SessionState(),
+    session: new SessionState(new ProcessGroups()),
     signal: new AbortController().signal,
     childEnv: {},
   };

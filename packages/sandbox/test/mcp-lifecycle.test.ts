@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
@@ -218,17 +218,30 @@ describe('shutdown', () => {
   it('lets a tool call in flight finish on SIGTERM and exits 0', async () => {
     const sandbox = await startSandbox(dir.path);
     const client = await connect(sandbox.base, 'sse');
+    // The command runs until the test lets it finish, once the shutdown has begun.
     const call = client.callTool({
       name: 'Bash',
-      arguments: { command: 'sleep 1; echo finished' },
+      arguments: {
+        command:
+          'echo > in-flight.started; while [ ! -e in-flight.go ]; do sleep 0.05; done; echo finished',
+      },
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await eventually('the call in flight', () =>
+      readFile(join(dir.path, 'in-flight.started')).then(
+        () => true,
+        () => undefined,
+      ),
+    );
     sandbox.child.kill('SIGTERM');
+    await sandbox.waitForOutput(/shutting down/);
+    await writeFile(join(dir.path, 'in-flight.go'), '');
     const result = await call;
     assert.match(textOf(result), /finished/);
     const { code } = await sandbox.exited;
     assert.equal(code, 0, sandbox.output());
     await client.close();
+    await rm(join(dir.path, 'in-flight.started'));
+    await rm(join(dir.path, 'in-flight.go'));
   });
 
   it('stops a runaway call that ignores SIGTERM after the grace period, kills its process group, drops the streams and still exits 0', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { tempDir } from '@paddock/testing';
+import { eventually, tempDir } from '@paddock/testing';
 import {
   connect,
   dataOf,
@@ -184,12 +184,9 @@ describe('the HTTP+SSE transport, to the letter of the specification', () => {
     const { stream, path } = await openSession();
     stream.close();
     // the session ends once the server notices the stream is gone
-    let status = 202;
-    for (let i = 0; i < 50 && status !== 404; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      status = (await post(path, initialize(1, '2025-06-18'))).status;
-    }
-    assert.equal(status, 404);
+    await eventually('the closed session answered with 404', async () =>
+      (await post(path, initialize(1, '2025-06-18'))).status === 404 ? true : undefined,
+    );
 
     const noSession = await post('/message', initialize(1, '2025-06-18'));
     assert.equal(noSession.status, 400);

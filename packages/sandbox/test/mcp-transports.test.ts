@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { tempDir } from '@paddock/testing';
+import { eventually, tempDir } from '@paddock/testing';
 import {
   connect,
   startSandbox,
@@ -144,13 +144,12 @@ for (const kind of ['sse', 'streamable'] as TransportKind[]) {
       const shellId = /Started background shell (\S+?)[. ]/.exec(started)?.[1];
       assert.ok(shellId, started);
       let output = '';
-      for (let i = 0; i < 50 && !output.includes('ready'); i++) {
+      await eventually('the background shell ready', async () => {
         output += textOf(
           await client.callTool({ name: 'BashOutput', arguments: { shell_id: shellId } }),
         );
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      assert.match(output, /ready/);
+        return output.includes('ready') ? true : undefined;
+      });
       assert.match(output, /state: running/);
       const killed = await client.callTool({ name: 'KillShell', arguments: { shell_id: shellId } });
       assert.match(textOf(killed), /killed: its process group is gone/);

@@ -6,9 +6,9 @@ import type { z } from 'zod';
 import { tempDir, eventually, isAlive, assertDies } from '@paddock/testing';
 import {
   HeadTailText,
-  killAllProcessGroups,
   OUTPUT_HEAD_CHARS,
   OUTPUT_TAIL_CHARS,
+  ProcessGroups,
 } from '../src/mcp/process-group.js';
 import { SessionState } from '../src/mcp/session.js';
 import { MAX_RUNNING_SHELLS, SHELL_BUFFER_CHARS } from '../src/mcp/shells.js';
@@ -29,6 +29,7 @@ let folder: { path: string; remove: () => Promise<void> };
 let workspace: Workspace;
 let controller: AbortController;
 let ctx: ToolContext;
+let groups: ProcessGroups;
 
 function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
@@ -101,15 +102,21 @@ before(async () => {
 
 beforeEach(() => {
   controller = new AbortController();
-  ctx = { workspace, session: new SessionState(), signal: controller.signal, childEnv: childEnv() };
+  groups = new ProcessGroups();
+  ctx = {
+    workspace,
+    session: new SessionState(groups),
+    signal: controller.signal,
+    childEnv: childEnv(),
+  };
 });
 
 afterEach(async () => {
   await ctx.session.dispose();
+  await groups.terminateAll();
 });
 
 after(async () => {
-  await killAllProcessGroups();
   await folder.remove();
 });
 
@@ -238,7 +245,7 @@ describe('Bash', () => {
       call(bashTool, { command: 'sleep 300 & echo $! > shutdown.pid; wait' }),
     );
     const pid = await pidFrom('shutdown.pid');
-    await killAllProcessGroups();
+    await groups.terminateAll();
     assert.match((await result).message, /killed by signal SIGTERM$/);
     await assertDies(pid);
   });
@@ -372,7 +379,7 @@ describe('background shells', () => {
   it('are numbered per session', async () => {
     assert.equal(await startShell('true'), 'shell_1');
     assert.equal(await startShell('true'), 'shell_2');
-    const other = { ...ctx, session: new SessionState() };
+    const other = { ...ctx, session: new SessionState(groups) };
     try {
       const text = await call(bashTool, { command: 'true', run_in_background: true }, other);
       assert.match(text, /shell_1/);

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { tempDir } from '@paddock/testing';
 import type { z } from 'zod';
+import { ProcessGroups } from '../src/mcp/process-group.js';
 import { SessionState } from '../src/mcp/session.js';
 import { ToolFailure, type Tool, type ToolContext } from '../src/mcp/tool.js';
 import { editTool } from '../src/mcp/tools/edit.js';
@@ -50,7 +51,7 @@ async function workspace(): Promise<Fixture> {
   removals.push(temp.remove);
   const ctx: ToolContext = {
     workspace: await Workspace.open(temp.path),
-    session: new SessionState(),
+    session: new SessionState(new ProcessGroups()),
     signal: new AbortController().signal,
     childEnv: process.env,
   };

@@ -48,3 +48,4 @@ export {
 export { INSPECTOR_CLI } from './inspector.js';
 export { claimPodAddressRange, type PodAddressRange } from './pod-address-ranges.js';
 export { startControlPlane, type ControlPlane } from './control-plane.js';
+export { validateUpstream, type UpstreamObject } from './upstream-schemas.js';

@@ -1,19 +1,10 @@
 import type { FieldError, KubeObject } from '../contracts.js';
 import { isRecord, metaOf } from '../objects/object-meta.js';
 import { crdSpecOf } from '../registry/crd-kinds.js';
+import { clusterIpsOf, freeClusterIp } from './cluster-ips.js';
 import { rbacStrategies } from './rbac-validation.js';
+import type { KindStrategy } from './kind-strategy.js';
 import { statefulSets } from './statefulset-strategy.js';
-
-/** What differs between kinds when objects are created and updated (Kubernetes' REST strategies). */
-export interface KindStrategy {
-  /** Server-set fields of a new object: defaults, initial status. */
-  prepareForCreate?(object: KubeObject, now: string): void;
-  /** Fields an update may not change, restored from the old object. */
-  prepareForUpdate?(object: KubeObject, old: KubeObject): void;
-  validate?(object: KubeObject, old: KubeObject | undefined): FieldError[];
-  /** Whether deleting must wait (a namespace for its content), beyond metadata.finalizers. */
-  waitsOnDelete?(object: KubeObject): boolean;
-}
 
 export const NAMESPACE_FINALIZER = 'kubernetes';
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
@@ -49,17 +40,20 @@ const pods: KindStrategy = {
   },
 };
 
-let nextClusterIp = 1;
-
-const services: KindStrategy = {
+/**
+ * Services get the lowest cluster IP no stored Service holds. The create that allocates one
+ * stores its Service in the same synchronous call, so no other create can take it meanwhile.
+ */
+const services = (storedServices: () => KubeObject[]): KindStrategy => ({
   prepareForCreate(object) {
     const spec = isRecord(object['spec']) ? object['spec'] : (object['spec'] = {});
     spec['type'] ??= 'ClusterIP';
     if (spec['clusterIP'] === undefined) {
       // Nothing routes to it; kubectl and clients expect one to be set.
-      const n = nextClusterIp++;
-      spec['clusterIP'] = `10.96.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
-      spec['clusterIPs'] = [spec['clusterIP']];
+      const ip = freeClusterIp(clusterIpsOf(storedServices()));
+      if (ip === undefined) throw new Error('no cluster IP is free: the service range is full');
+      spec['clusterIP'] = ip;
+      spec['clusterIPs'] = [ip];
     }
     if (Array.isArray(spec['ports'])) {
       for (const port of spec['ports']) {
@@ -76,7 +70,7 @@ const services: KindStrategy = {
     spec['clusterIP'] ??= oldSpec['clusterIP'];
     spec['clusterIPs'] ??= oldSpec['clusterIPs'];
   },
-};
+});
 
 /** stringData is write-only: merged into data, base64-encoded, as the API server does. */
 function foldStringData(object: KubeObject): void {
@@ -228,11 +222,13 @@ function crdStrategy(checkStructural: (schema: object, path: string) => string[]
 /** The strategies of the built-in kinds that need one, by storage. */
 export function kindStrategies(options: {
   checkStructural: (schema: object, path: string) => string[];
+  /** The Services the cluster stores, whose cluster IPs are taken. */
+  storedServices: () => KubeObject[];
 }): Record<string, KindStrategy> {
   return {
     namespaces,
     pods,
-    services,
+    services: services(options.storedServices),
     secrets,
     resourcequotas: resourceQuotas,
     'statefulsets.apps': statefulSets,

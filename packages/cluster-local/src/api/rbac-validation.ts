@@ -2,7 +2,7 @@ import type { FieldError, KubeObject } from '../contracts.js';
 import { isRecord } from '../objects/object-meta.js';
 import { goQuote } from '../rbac/go-format.js';
 import { RBAC_GROUP } from '../rbac/rule-resolver.js';
-import type { KindStrategy } from './kind-strategies.js';
+import type { KindStrategy } from './kind-strategy.js';
 import { nameProblems } from './names.js';
 
 /**

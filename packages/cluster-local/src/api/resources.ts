@@ -19,7 +19,7 @@ import type { Registry } from '../registry/registry.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 import type { Store } from '../storage/store.js';
 import { errors, quote } from './api-error.js';
-import type { KindStrategy } from './kind-strategies.js';
+import type { KindStrategy } from './kind-strategy.js';
 import { generateName, NAME_RULES, nameProblems } from './names.js';
 import type { RequestContext } from './request-context.js';
 import { applyScale, scaleOf } from './scale.js';

@@ -1,6 +1,7 @@
 import type { FieldError, KubeObject } from '../contracts.js';
 import { isRecord, jsonEqual } from '../objects/object-meta.js';
-import type { KindStrategy } from './kind-strategies.js';
+import { matchesLabelSelector } from '../query/label-selector.js';
+import type { KindStrategy } from './kind-strategy.js';
 
 /** The spec fields an update may change (the rest are fixed when the set is created). */
 const MUTABLE_FIELDS = [
@@ -75,7 +76,7 @@ function problemsOf(object: KubeObject, old: KubeObject | undefined): FieldError
   const template = isRecord(spec['template']) ? spec['template'] : undefined;
   const templateMeta = template && isRecord(template['metadata']) ? template['metadata'] : {};
   const labels = isRecord(templateMeta['labels']) ? templateMeta['labels'] : {};
-  if (matchLabels && Object.entries(matchLabels).some(([k, v]) => labels[k] !== v)) {
+  if (matchLabels && !matchesLabelSelector(selector, labels)) {
     problems.push(
       invalid(
         'spec.template.metadata.labels',

@@ -1,4 +1,5 @@
 import type { Logger } from '@paddock/common';
+import type { ProcessResult, WorkQueue } from '@paddock/kube/work-queue';
 import { CRD_CLEANUP_FINALIZER } from '../api/kind-strategies.js';
 import type { RequestContext } from '../api/request-context.js';
 import type { Resources } from '../api/resources.js';
@@ -7,7 +8,7 @@ import { metaOf } from '../objects/object-meta.js';
 import { crdKinds, crdSpecOf, type SchemaCompiler } from '../registry/crd-kinds.js';
 import { groupResource } from '../registry/resource-type.js';
 import type { StoredChange, Store } from '../storage/store.js';
-import type { WorkQueue } from './work-queue.js';
+import { controllerQueue } from './controller-queue.js';
 
 export const CRDS = 'customresourcedefinitions.apiextensions.k8s.io';
 
@@ -16,14 +17,18 @@ export const CRDS = 'customresourcedefinitions.apiextensions.k8s.io';
  * request finds them), and on its deletion deletes its custom resources before it goes.
  */
 export class CrdController {
+  /** Names of definitions being deleted, whose custom resources are to go. */
+  readonly queue: WorkQueue;
+
   constructor(
     private readonly store: Store,
     private readonly resources: Resources,
-    private readonly queue: WorkQueue,
     private readonly compile: SchemaCompiler,
     private readonly context: () => RequestContext,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.queue = controllerQueue((name) => this.cleanup(name), logger);
+  }
 
   start(): () => void {
     for (const crd of this.store.list(CRDS)) {
@@ -54,11 +59,11 @@ export class CrdController {
 
   private scheduleCleanup(crd: KubeObject): void {
     const name = metaOf(crd).name!;
-    this.queue.add(`crd/${name}`, () => this.cleanup(name));
+    this.queue.add(name);
   }
 
   /** Deletes the custom resources; once none is left, lets the definition go. */
-  private cleanup(name: string): void {
+  private cleanup(name: string): ProcessResult | void {
     const crd = this.store.get(CRDS, '', name);
     if (!crd || !metaOf(crd).deletionTimestamp) return;
     const spec = crdSpecOf(crd);
@@ -73,8 +78,7 @@ export class CrdController {
     }
     if (this.store.list(storage).length > 0) {
       // Some wait on finalizers: look again shortly.
-      setTimeout(() => this.scheduleCleanup(crd), 200).unref();
-      return;
+      return { requeueAfterMs: 200 };
     }
     const crdType = this.resources.registry.get(
       'apiextensions.k8s.io',

@@ -1,3 +1,5 @@
+import type { Logger } from '@paddock/common';
+import type { WorkQueue } from '@paddock/kube/work-queue';
 import { ApiError } from '../api/api-error.js';
 import type { RequestContext } from '../api/request-context.js';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type Resources } from '../api/resources.js';
@@ -6,7 +8,7 @@ import { metaOf } from '../objects/object-meta.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import type { StoredChange, Store } from '../storage/store.js';
 import { objectKey, parseObjectKey } from './object-ref.js';
-import type { WorkQueue } from './work-queue.js';
+import { controllerQueue } from './controller-queue.js';
 
 /**
  * Kubernetes' garbage collector, by ownerReference uid: when an owner goes, its dependents with no
@@ -19,12 +21,30 @@ export class GarbageCollector {
   /** uid to key of every stored object. */
   private readonly byUid = new Map<string, string>();
 
+  /** `gc/<uid>`: an owner is gone; `orphan/<uid>`, `fg/<uid>`: an Orphan or Foreground deletion. */
+  readonly queue: WorkQueue;
+
   constructor(
     private readonly store: Store,
     private readonly resources: Resources,
-    private readonly queue: WorkQueue,
     private readonly context: () => RequestContext,
-  ) {}
+    logger: Logger,
+  ) {
+    this.queue = controllerQueue((key) => this.process(key), logger);
+  }
+
+  private process(key: string): void {
+    const slash = key.indexOf('/');
+    const uid = key.slice(slash + 1);
+    switch (key.slice(0, slash)) {
+      case 'gc':
+        return this.ownerGone(uid);
+      case 'orphan':
+        return this.orphan(uid);
+      case 'fg':
+        return this.foreground(uid);
+    }
+  }
 
   /** Indexes what is stored, catches up on work a stop interrupted, then follows changes. */
   start(): () => void {
@@ -32,7 +52,7 @@ export class GarbageCollector {
       for (const object of this.store.list(storage)) this.index(storage, object);
     }
     for (const owner of this.dependents.keys()) {
-      if (!this.byUid.has(owner)) this.queue.add(`gc/${owner}`, () => this.ownerGone(owner));
+      if (!this.byUid.has(owner)) this.queue.add(`gc/${owner}`);
     }
     for (const storage of this.store.resourceNames()) {
       for (const object of this.store.list(storage)) this.watchDeletion(object);
@@ -46,18 +66,18 @@ export class GarbageCollector {
     if (change.type === 'DELETED') {
       this.unindex(change.resource, change.object);
       const uid = meta.uid;
-      if (uid && this.dependents.has(uid)) this.queue.add(`gc/${uid}`, () => this.ownerGone(uid));
+      if (uid && this.dependents.has(uid)) this.queue.add(`gc/${uid}`);
       for (const ref of meta.ownerReferences ?? []) {
         const owner = this.ownerObject(ref.uid);
         if (owner && metaOf(owner).finalizers?.includes(FOREGROUND_FINALIZER)) {
-          this.queue.add(`fg/${ref.uid}`, () => this.foreground(ref.uid));
+          this.queue.add(`fg/${ref.uid}`);
         }
       }
       return;
     }
     this.index(change.resource, change.object);
     for (const ref of meta.ownerReferences ?? []) {
-      if (!this.byUid.has(ref.uid)) this.queue.add(`gc/${ref.uid}`, () => this.ownerGone(ref.uid));
+      if (!this.byUid.has(ref.uid)) this.queue.add(`gc/${ref.uid}`);
     }
     this.watchDeletion(change.object);
   }
@@ -67,10 +87,10 @@ export class GarbageCollector {
     if (!meta.deletionTimestamp || !meta.uid) return;
     const uid = meta.uid;
     if (meta.finalizers?.includes(ORPHAN_FINALIZER)) {
-      this.queue.add(`orphan/${uid}`, () => this.orphan(uid));
+      this.queue.add(`orphan/${uid}`);
     }
     if (meta.finalizers?.includes(FOREGROUND_FINALIZER)) {
-      this.queue.add(`fg/${uid}`, () => this.foreground(uid));
+      this.queue.add(`fg/${uid}`);
     }
   }
 

@@ -1,9 +1,11 @@
+import type { Logger } from '@paddock/common';
+import type { WorkQueue } from '@paddock/kube/work-queue';
 import { ApiError } from '../api/api-error.js';
 import type { RequestContext } from '../api/request-context.js';
 import type { Resources } from '../api/resources.js';
 import { isRecord, metaOf } from '../objects/object-meta.js';
 import type { StoredChange, Store } from '../storage/store.js';
-import type { WorkQueue } from './work-queue.js';
+import { controllerQueue } from './controller-queue.js';
 
 const NAMESPACES = 'namespaces';
 
@@ -12,17 +14,29 @@ const NAMESPACES = 'namespaces';
  * namespace (phase Terminating) has its content deleted, then goes itself once it is empty.
  */
 export class NamespaceController {
+  /** `sa/<namespace>`: its default ServiceAccount; `ns/<namespace>`: a terminating one's cleanup. */
+  readonly queue: WorkQueue;
+
   constructor(
     private readonly store: Store,
     private readonly resources: Resources,
-    private readonly queue: WorkQueue,
     private readonly context: () => RequestContext,
-  ) {}
+    logger: Logger,
+  ) {
+    this.queue = controllerQueue((key) => this.process(key), logger);
+  }
+
+  private process(key: string): void {
+    const slash = key.indexOf('/');
+    const namespace = key.slice(slash + 1);
+    if (key.slice(0, slash) === 'sa') this.defaultServiceAccount(namespace);
+    else this.clean(namespace);
+  }
 
   start(): () => void {
     for (const namespace of this.store.list(NAMESPACES)) {
       const name = metaOf(namespace).name!;
-      if (metaOf(namespace).deletionTimestamp) this.queue.add(`ns/${name}`, () => this.clean(name));
+      if (metaOf(namespace).deletionTimestamp) this.queue.add(`ns/${name}`);
     }
     return this.store.subscribe((change) => this.onChange(change));
   }
@@ -30,17 +44,16 @@ export class NamespaceController {
   private onChange(change: StoredChange): void {
     if (change.resource === NAMESPACES) {
       const name = change.name;
-      if (change.type === 'ADDED')
-        this.queue.add(`sa/${name}`, () => this.defaultServiceAccount(name));
+      if (change.type === 'ADDED') this.queue.add(`sa/${name}`);
       else if (change.type === 'MODIFIED' && metaOf(change.object).deletionTimestamp) {
-        this.queue.add(`ns/${name}`, () => this.clean(name));
+        this.queue.add(`ns/${name}`);
       }
       return;
     }
     if (change.type !== 'DELETED' || change.namespace === '') return;
     const namespace = this.store.get(NAMESPACES, '', change.namespace);
     if (namespace && metaOf(namespace).deletionTimestamp) {
-      this.queue.add(`ns/${change.namespace}`, () => this.clean(change.namespace));
+      this.queue.add(`ns/${change.namespace}`);
     }
   }
 

@@ -1,4 +1,5 @@
 import type { Logger } from '@paddock/common';
+import type { WorkQueue } from '@paddock/kube/work-queue';
 import { ApiError } from '../api/api-error.js';
 import type { RequestContext } from '../api/request-context.js';
 import type { Resources } from '../api/resources.js';
@@ -11,7 +12,7 @@ import {
   statefulSetSpecOf,
   type StatefulSetAction,
 } from '../workloads/statefulset-plan.js';
-import type { WorkQueue } from './work-queue.js';
+import { controllerQueue } from './controller-queue.js';
 
 export const STATEFULSETS = 'statefulsets.apps';
 const PODS = 'pods';
@@ -23,13 +24,20 @@ const CLAIMS = 'persistentvolumeclaims';
  * whoever runs them writes their status, and a pod's Ready condition moves the set on.
  */
 export class StatefulSetController {
+  /** StatefulSets to sync, as `<namespace>/<name>`. */
+  readonly queue: WorkQueue;
+
   constructor(
     private readonly store: Store,
     private readonly resources: Resources,
-    private readonly queue: WorkQueue,
     private readonly context: () => RequestContext,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.queue = controllerQueue((key) => {
+      const slash = key.indexOf('/');
+      this.sync(key.slice(0, slash), key.slice(slash + 1));
+    }, logger);
+  }
 
   start(): () => void {
     for (const set of this.store.list(STATEFULSETS)) this.enqueue(set);
@@ -60,7 +68,7 @@ export class StatefulSetController {
   }
 
   private enqueueName(namespace: string, name: string): void {
-    this.queue.add(`sts/${namespace}/${name}`, () => this.sync(namespace, name));
+    this.queue.add(`${namespace}/${name}`);
   }
 
   private sync(namespace: string, name: string): void {

@@ -1,42 +1,17 @@
+import type {
+  ManagedFieldsEntry,
+  ObjectMeta as KubeObjectMeta,
+  OwnerReference,
+} from '@paddock/kube';
 import type { KubeObject } from '../contracts.js';
 
-/** The parts of metav1.ObjectMeta the server reads and writes. */
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  ownerReferences?: OwnerReference[];
-  managedFields?: ManagedFieldsEntry[];
-  [field: string]: unknown;
-}
+/**
+ * An object's metadata as the server stores it: Paddock's ObjectMeta, any field of it possibly
+ * absent (a name may be generated), and any other field a client sent kept as it came.
+ */
+export type ObjectMeta = Partial<KubeObjectMeta> & { [field: string]: unknown };
 
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface ManagedFieldsEntry {
-  manager?: string;
-  operation?: 'Apply' | 'Update';
-  apiVersion?: string;
-  time?: string;
-  fieldsType?: 'FieldsV1';
-  fieldsV1?: Record<string, unknown>;
-  subresource?: string;
-}
+export type { ManagedFieldsEntry, OwnerReference };
 
 /** The object's metadata, created empty when missing. */
 export function metaOf(object: KubeObject): ObjectMeta {

@@ -1,3 +1,5 @@
+import { isRecord } from '../objects/object-meta.js';
+
 /** One requirement of a label selector, as Kubernetes' labels.Requirement. */
 export interface LabelRequirement {
   key: string;
@@ -87,27 +89,77 @@ function splitTopLevel(text: string): string[] {
   return parts;
 }
 
+const EXPRESSION_OPERATORS: Record<string, LabelRequirement['operator']> = {
+  In: 'in',
+  NotIn: 'notin',
+  Exists: 'exists',
+  DoesNotExist: '!',
+};
+
+/**
+ * The requirements of a metav1.LabelSelector object (matchLabels and matchExpressions, ANDed), as
+ * an aggregated ClusterRole or a workload names them; undefined when it is malformed (a value that
+ * is not a string, In or NotIn without values, Exists or DoesNotExist with some, an unknown
+ * operator), which Kubernetes refuses to use.
+ */
+export function labelSelectorOf(selector: unknown): LabelSelector | undefined {
+  if (!isRecord(selector)) return undefined;
+  const matchLabels = selector['matchLabels'] ?? {};
+  const expressions = selector['matchExpressions'] ?? [];
+  if (!isRecord(matchLabels) || !Array.isArray(expressions)) return undefined;
+  const requirements: LabelSelector = [];
+  for (const [key, value] of Object.entries(matchLabels)) {
+    if (typeof value !== 'string') return undefined;
+    requirements.push({ key, operator: '=', values: [value] });
+  }
+  for (const expression of expressions) {
+    if (!isRecord(expression) || typeof expression['key'] !== 'string') return undefined;
+    const values: unknown = expression['values'] ?? [];
+    if (!Array.isArray(values) || !values.every((v) => typeof v === 'string')) return undefined;
+    const operator = EXPRESSION_OPERATORS[String(expression['operator'])];
+    if (operator === undefined) return undefined;
+    const needsValues = operator === 'in' || operator === 'notin';
+    if (needsValues !== values.length > 0) return undefined;
+    requirements.push({ key: expression['key'], operator, values });
+  }
+  return requirements;
+}
+
+/**
+ * Whether labels match a metav1.LabelSelector object. An empty selector matches everything; a
+ * malformed one matches nothing.
+ */
+export function matchesLabelSelector(
+  selector: unknown,
+  labels: Readonly<Record<string, unknown>> | undefined,
+): boolean {
+  const requirements = labelSelectorOf(selector);
+  return requirements !== undefined && matchesLabels(requirements, labels);
+}
+
+/** Whether labels meet every requirement (the parsed `labelSelector` of a list or watch). */
 export function matchesLabels(
   selector: LabelSelector,
-  labels: Record<string, string> | undefined,
+  labels: Readonly<Record<string, unknown>> | undefined,
 ): boolean {
   return selector.every(({ key, operator, values }) => {
     const has = labels !== undefined && Object.hasOwn(labels, key);
-    const value = has ? labels[key]! : undefined;
+    const value = has ? labels[key] : undefined;
+    const listed = typeof value === 'string' && values.includes(value);
     switch (operator) {
       case '=':
       case 'in':
-        return has && values.includes(value!);
+        return has && listed;
       case '!=':
       case 'notin':
-        return !has || !values.includes(value!);
+        return !has || !listed;
       case 'exists':
         return has;
       case '!':
         return !has;
       case 'gt':
       case 'lt': {
-        if (!has || !/^-?\d+$/.test(value!)) return false;
+        if (!has || typeof value !== 'string' || !/^-?\d+$/.test(value)) return false;
         const n = Number(value);
         const bound = Number(values[0]);
         return operator === 'gt' ? n > bound : n < bound;

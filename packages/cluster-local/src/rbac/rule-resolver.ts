@@ -1,6 +1,6 @@
 import type { KubeObject, RbacSource, UserInfo } from '../contracts.js';
 import { goQuote } from './go-format.js';
-import { matchesLabelSelector } from './label-selector.js';
+import { matchesLabelSelector } from '../query/label-selector.js';
 import {
   isRecord,
   policyRulesOf,

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  MAX_HIGHLIGHT_BYTES,
   MAX_TEXT_BYTES,
   fileView,
   formatBytes,
   languageOf,
   looksBinary,
+  notShown,
+  readText,
 } from '../../src/pages/workspaces/file-kinds.js';
 
 describe('fileView', () => {
@@ -64,4 +67,45 @@ describe('formatBytes', () => {
   for (const [bytes, expected] of cases) {
     it(`${bytes}`, () => assert.equal(formatBytes(bytes), expected));
   }
+});
+
+describe('readText', () => {
+  const text = (n: number) => new TextEncoder().encode('a'.repeat(n));
+  it('decodes text, highlighted when small enough', () => {
+    assert.deepEqual(readText(new TextEncoder().encode('héllo\n')), {
+      kind: 'text',
+      text: 'héllo\n',
+      highlight: true,
+    });
+    assert.deepEqual(readText(new Uint8Array()), { kind: 'text', text: '', highlight: true });
+  });
+  it('shows large text plain', () => {
+    assert.equal((readText(text(MAX_HIGHLIGHT_BYTES)) as { highlight: boolean }).highlight, true);
+    assert.equal(
+      (readText(text(MAX_HIGHLIGHT_BYTES + 1)) as { highlight: boolean }).highlight,
+      false,
+    );
+  });
+  it('refuses what is too large, before looking at it', () => {
+    assert.deepEqual(readText(text(MAX_TEXT_BYTES + 1)), { kind: 'too-large' });
+    assert.equal(readText(text(MAX_TEXT_BYTES)).kind, 'text');
+  });
+  it('tells binary bytes', () => {
+    assert.deepEqual(readText(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00])), {
+      kind: 'binary',
+    });
+  });
+});
+
+describe('notShown', () => {
+  it('says why a file is not shown', () => {
+    assert.deepEqual(notShown(true), {
+      title: 'A binary file',
+      text: 'This file is not text, so it is not shown here.',
+    });
+    assert.deepEqual(notShown(false), {
+      title: 'Too large to show here',
+      text: `Files are shown here up to ${formatBytes(MAX_TEXT_BYTES)}.`,
+    });
+  });
 });

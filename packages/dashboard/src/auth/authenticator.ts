@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthMode } from '../config.js';
-import { apiError } from '../http/errors.js';
-import type { SessionCookies } from '../http/session-cookies.js';
+import { DashboardError } from '../errors.js';
 import type { ExternalProfile, Store } from '../store/types.js';
 import type { ApiKeys } from './apikeys/service.js';
 import { keyGroups } from './external-groups.js';
@@ -12,6 +11,12 @@ import type { RoleMapping } from './roles.js';
 import type { SessionRevocations } from './session-revocation.js';
 import type { SessionData } from './session.js';
 import type { Role } from './user.js';
+
+/** What the authenticator needs of the session cookie (the HTTP edge's SessionCookies). */
+export interface SessionReader {
+  read(req: FastifyRequest, reply: FastifyReply, now: number): Promise<SessionData | undefined>;
+  clear(req: FastifyRequest, reply: FastifyReply): void;
+}
 
 /** What a Bearer JWT of the OpenID provider says of its user, once verified. */
 export interface VerifiedProfile extends ExternalProfile {
@@ -25,7 +30,7 @@ export interface AuthenticatorOptions {
   apiKeysEnabled: boolean;
   store: Store;
   apiKeys: ApiKeys;
-  sessions: SessionCookies;
+  sessions: SessionReader;
   sessionRevocations: SessionRevocations;
   externalUsers: ExternalUsers;
   /** oauth mode: verifies a Bearer JWT of the provider (issuer, audience, expiry, signature). */
@@ -59,7 +64,7 @@ export class Authenticator {
     const credential = presentedCredential(req.headers);
     switch (credential.kind) {
       case 'malformed':
-        throw apiError('unauthorized', credential.reason);
+        throw new DashboardError('unauthorized', credential.reason);
       case 'api-key':
         return { principal: await this.fromApiKey(credential.key, now), session: undefined };
       case 'jwt':
@@ -71,12 +76,14 @@ export class Authenticator {
 
   private async fromApiKey(key: string, now: number): Promise<Principal> {
     const { apiKeys, store, mapping } = this.options;
-    if (!this.options.apiKeysEnabled) throw apiError('unauthorized', 'API keys are disabled');
+    if (!this.options.apiKeysEnabled)
+      throw new DashboardError('unauthorized', 'API keys are disabled');
     const record = await apiKeys.verify(key, now);
-    if (!record) throw apiError('unauthorized', 'the API key is invalid, revoked or expired');
+    if (!record)
+      throw new DashboardError('unauthorized', 'the API key is invalid, revoked or expired');
     const owner = await store.users.findById(record.userId);
     if (!owner || owner.disabled)
-      throw apiError('unauthorized', 'the API key’s owner cannot sign in');
+      throw new DashboardError('unauthorized', 'the API key’s owner cannot sign in');
     // A proxy or OAuth user's groups count only while the provider vouched for them lately.
     const groups = keyGroups(owner, now);
     return {
@@ -90,16 +97,16 @@ export class Authenticator {
   private async fromBearer(token: string, now: number): Promise<Principal> {
     const { verifyBearer, externalUsers, mapping } = this.options;
     if (!verifyBearer)
-      throw apiError('unauthorized', 'bearer JWTs are accepted in oauth mode only');
+      throw new DashboardError('unauthorized', 'bearer JWTs are accepted in oauth mode only');
     let profile: VerifiedProfile;
     try {
       profile = await verifyBearer(token);
     } catch {
-      throw apiError('unauthorized', 'the bearer token is invalid or has expired');
+      throw new DashboardError('unauthorized', 'the bearer token is invalid or has expired');
     }
     const { subject, ...rest } = profile;
     const record = await externalUsers.upsert('oauth', subject, rest, now);
-    if (record.disabled) throw apiError('unauthorized', 'this account is disabled');
+    if (record.disabled) throw new DashboardError('unauthorized', 'this account is disabled');
     return {
       user: userOf(record, mapping, 'oauth'),
       via: 'bearer',
@@ -139,13 +146,16 @@ export class Authenticator {
       // Admins are admitted unrecorded, so that the first one can register everyone else.
       const isAdmin = profile.groups.some((g) => mapping.adminGroups.includes(g));
       if (!known && !isAdmin) {
-        throw apiError('forbidden', `${profile.username} is not registered with the dashboard`);
+        throw new DashboardError(
+          'forbidden',
+          `${profile.username} is not registered with the dashboard`,
+        );
       }
     }
     // The trusted proxy vouches for the e-mail as it does for the username.
     const vouched = { ...profile, emailVerified: profile.email !== null };
     const record = await externalUsers.upsert('proxy', subject, vouched, now);
-    if (record.disabled) throw apiError('forbidden', 'this account is disabled');
+    if (record.disabled) throw new DashboardError('forbidden', 'this account is disabled');
     return {
       user: userOf(record, mapping, 'proxy'),
       via: 'proxy',

@@ -1,5 +1,5 @@
 import { BlockList, isIPv4 } from 'node:net';
-import { apiError } from '../http/errors.js';
+import { DashboardError } from '../errors.js';
 import type { ExternalProfile } from '../store/types.js';
 
 /** The header names of proxy mode (SVC_AUTH_PROXY_HEADER_*). */
@@ -29,7 +29,7 @@ function decodeUtf8(name: string, value: string): string {
   try {
     return utf8.decode(Buffer.from(value, 'latin1'));
   } catch {
-    throw apiError('invalid_request', `the ${name} header is not valid UTF-8`);
+    throw new DashboardError('invalid_request', `the ${name} header is not valid UTF-8`);
   }
 }
 
@@ -51,7 +51,7 @@ function identityValues(lines: RawHeaderLines, names: ProxyHeaderNames): Map<str
     const name = wanted.get(key);
     if (name === undefined) continue;
     if (values.has(key)) {
-      throw apiError('invalid_request', `the ${name} header is given more than once`);
+      throw new DashboardError('invalid_request', `the ${name} header is given more than once`);
     }
     values.set(key, decodeUtf8(name, lines[i + 1]!));
   }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from '@paddock/common';
-import { apiError } from '../http/errors.js';
+import { DashboardError } from '../errors.js';
 import { UniqueViolation, type Store, type TokenPurpose, type UserRecord } from '../store/types.js';
 import type { Mailer } from '@paddock/common';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.js';
@@ -81,11 +81,11 @@ export class Accounts {
     now: number,
   ): Promise<UserRecord> {
     if (typeof identifier !== 'string' || typeof password !== 'string' || identifier === '') {
-      throw apiError('invalid_request', 'username and password are required strings');
+      throw new DashboardError('invalid_request', 'username and password are required strings');
     }
     if (identifier.length > 320 || password.length > 4096) {
       await this.queue.run(() => verifyAgainstNothing(password.slice(0, 4096)));
-      throw apiError('invalid_credentials', 'wrong username or password');
+      throw new DashboardError('invalid_credentials', 'wrong username or password');
     }
     const normalized = identifier.normalize('NFC');
     const account = await this.store.users.findBuiltinByLogin(normalized);
@@ -116,11 +116,11 @@ export class Accounts {
         LOCKOUT_BACKOFF,
       );
       if (lockEnd !== null) throw this.locked(lockEnd - now);
-      throw apiError('invalid_credentials', 'wrong username or password');
+      throw new DashboardError('invalid_credentials', 'wrong username or password');
     }
-    if (account.disabled) throw apiError('forbidden', 'this account is disabled');
+    if (account.disabled) throw new DashboardError('forbidden', 'this account is disabled');
     if (this.policy.verifyEmail && !account.emailVerified) {
-      throw apiError(
+      throw new DashboardError(
         'email_not_verified',
         'confirm your e-mail address first; see the mail we sent',
       );
@@ -132,23 +132,24 @@ export class Accounts {
   /** account_locked, saying how long the lock has left (locks in a row grow longer). */
   private locked(remainingMs: number) {
     const minutes = Math.max(1, Math.ceil(remainingMs / 60_000));
-    return apiError(
+    return new DashboardError(
       'account_locked',
       `too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
     );
   }
 
   async signup(request: SignupRequest, now: number): Promise<UserRecord> {
-    if (!this.policy.allowSignup) throw apiError('signup_disabled', 'sign-up is disabled');
+    if (!this.policy.allowSignup)
+      throw new DashboardError('signup_disabled', 'sign-up is disabled');
     const username = checkUsername(request.username);
-    if (!username.ok) throw apiError('invalid_request', username.message);
+    if (!username.ok) throw new DashboardError('invalid_request', username.message);
     const email = checkEmail(request.email);
-    if (!email.ok) throw apiError('invalid_request', email.message);
+    if (!email.ok) throw new DashboardError('invalid_request', email.message);
     const displayName = checkDisplayName(request.displayName);
-    if (!displayName.ok) throw apiError('invalid_request', displayName.message);
+    if (!displayName.ok) throw new DashboardError('invalid_request', displayName.message);
     const password = checkPassword(request.password, this.policy.minPasswordLength);
     if (!password.ok) {
-      throw apiError(
+      throw new DashboardError(
         password.tooShort ? 'password_too_short' : 'invalid_request',
         password.message,
       );
@@ -166,8 +167,8 @@ export class Accounts {
     } catch (err) {
       if (err instanceof UniqueViolation) {
         throw err.field === 'email'
-          ? apiError('email_exists', 'that e-mail address is already registered')
-          : apiError('username_exists', 'that username is taken');
+          ? new DashboardError('email_exists', 'that e-mail address is already registered')
+          : new DashboardError('username_exists', 'that username is taken');
       }
       throw err;
     }
@@ -178,7 +179,7 @@ export class Accounts {
   /** Always succeeds to the caller; a mail goes out only when an enabled account has the address. */
   forgotPassword(email: unknown, now: number): void {
     const checked = checkEmail(email);
-    if (!checked.ok) throw apiError('invalid_request', checked.message);
+    if (!checked.ok) throw new DashboardError('invalid_request', checked.message);
     // In the background: the answer must not wait for (and so reveal) the token and the mail.
     void this.sendReset(checked.value, now).catch((err: unknown) =>
       this.logger.error({ err }, 'password reset mail failed'),
@@ -206,14 +207,17 @@ export class Accounts {
     // The password is checked first, so that a short one does not use the token up.
     const checked = checkPassword(password, this.policy.minPasswordLength);
     if (!checked.ok) {
-      throw apiError(checked.tooShort ? 'password_too_short' : 'invalid_request', checked.message);
+      throw new DashboardError(
+        checked.tooShort ? 'password_too_short' : 'invalid_request',
+        checked.message,
+      );
     }
     // Hashed before the token is used up, so that a busy queue (429) leaves the link working.
     const passwordHash = await this.queue.run(() => hashPassword(checked.value));
     const userId = await this.consume('reset', token, now);
     // The mail reached the address: that verifies it too.
     const user = await this.store.users.update(userId, { passwordHash, emailVerified: true });
-    if (!user) throw apiError('invalid_token', 'the link is invalid or has expired');
+    if (!user) throw new DashboardError('invalid_token', 'the link is invalid or has expired');
     await this.store.users.bumpSessionEpoch(user.id);
     await this.store.loginFailures.resetAccount(accountKey(user.id, ''));
     return user;
@@ -222,14 +226,14 @@ export class Accounts {
   async verifyEmail(token: unknown, now: number): Promise<UserRecord> {
     const userId = await this.consume('verify', token, now);
     const user = await this.store.users.update(userId, { emailVerified: true });
-    if (!user) throw apiError('invalid_token', 'the link is invalid or has expired');
+    if (!user) throw new DashboardError('invalid_token', 'the link is invalid or has expired');
     return user;
   }
 
   /** A fresh verification mail; always succeeds to the caller, like forgot-password. */
   resendVerification(email: unknown, now: number): void {
     const checked = checkEmail(email);
-    if (!checked.ok) throw apiError('invalid_request', checked.message);
+    if (!checked.ok) throw new DashboardError('invalid_request', checked.message);
     void (async () => {
       const user = await this.store.users.findBuiltinByEmail(checked.value);
       if (!user || user.emailVerified || user.disabled) return;
@@ -284,10 +288,11 @@ export class Accounts {
 
   private async consume(purpose: TokenPurpose, token: unknown, now: number): Promise<string> {
     if (typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_CHARS) {
-      throw apiError('invalid_token', 'the link is invalid or has expired');
+      throw new DashboardError('invalid_token', 'the link is invalid or has expired');
     }
     const userId = await this.store.tokens.consume(purpose, tokenHash(token), now);
-    if (userId === undefined) throw apiError('invalid_token', 'the link is invalid or has expired');
+    if (userId === undefined)
+      throw new DashboardError('invalid_token', 'the link is invalid or has expired');
     return userId;
   }
 

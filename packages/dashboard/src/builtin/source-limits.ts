@@ -1,5 +1,4 @@
-import { HttpError } from '@paddock/common';
-import { ERROR_STATUS } from '../http/errors.js';
+import { DashboardError } from '../errors.js';
 import { fullBucket, take, type BucketRule, type BucketState } from './token-bucket.js';
 
 /**
@@ -29,13 +28,13 @@ export function perMinute(perMinute: number): BucketRule {
  */
 export const MAX_TRACKED_SOURCES = 10_000;
 
-/** A 429 `rate_limited` answer, with the seconds to put in Retry-After. */
-export class RetryLater extends HttpError {
+/** `rate_limited`, with the seconds to wait (the edge puts them in Retry-After). */
+export class RetryLater extends DashboardError {
   constructor(
     readonly retryAfterSeconds: number,
     message: string,
   ) {
-    super(ERROR_STATUS.rate_limited, 'rate_limited', message);
+    super('rate_limited', message);
     this.name = 'RetryLater';
   }
 }

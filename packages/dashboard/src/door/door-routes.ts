@@ -1,12 +1,19 @@
 import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
-import { formatAddress, HttpError, sendErrorEnvelope, type Logger } from '@paddock/common';
+import { formatAddress, sendErrorEnvelope, type Logger } from '@paddock/common';
 import type { PodEndpoint } from '@paddock/kube';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ProxyServer } from 'http-proxy-3';
 import { secretRef } from '../config.js';
 import type { DashboardContext } from '../http/context.js';
-import { apiError } from '../http/errors.js';
-import { inCluster, objectName, requestedWorkspace } from '../http/workspace-routes.js';
+import { apiError, statusOfError } from '../http/errors.js';
+import {
+  mcpOperation,
+  messageOperation,
+  sandboxOperation,
+  sseOperation,
+} from '../http/schemas/door.js';
+import { inCluster, requestedWorkspace } from '../http/workspace-routes.js';
 import { mayAct, type WorkspaceAction } from '../workspaces/views.js';
 import type { WorkspaceInUse } from '../workspaces/service.js';
 import { AgentPods } from './agent-pods.js';
@@ -49,6 +56,20 @@ const HOP = Symbol('paddock.hop');
 /** Agents whose next replica for a new MCP session is remembered. */
 const MAX_ROUND_ROBIN_AGENTS = 10_000;
 type HopRequest = IncomingMessage & { [HOP]?: Hop };
+/** A request to one of the door's routes: below an agent of a workspace. */
+type AgentRequest = FastifyRequest & { params: { name: string; agentName: string } };
+
+/** The methods of the sandbox's route, each an operation of its own in the OpenAPI document. */
+const SANDBOX_METHODS = [
+  ['GET', 'readAgentSandbox', 'A pod’s sandbox: read, or open a terminal or tunnel'],
+  ['POST', 'postAgentSandbox', 'A pod’s sandbox: register an SSH key'],
+  ['DELETE', 'deleteAgentSandbox', 'A pod’s sandbox: remove an SSH key'],
+] as const;
+const MCP_METHODS = [
+  ['GET', 'streamAgentMcp', 'The agent’s MCP server (Streamable HTTP): the session’s stream'],
+  ['POST', 'postAgentMcp', 'The agent’s MCP server (Streamable HTTP): a JSON-RPC message'],
+  ['DELETE', 'deleteAgentMcp', 'The agent’s MCP server (Streamable HTTP): end the session'],
+] as const;
 
 /** The door's actions: reading and entering a pod's sandbox, and the agent's MCP server. */
 type DoorAction = Extract<WorkspaceAction, 'viewFiles' | 'useTerminal' | 'useMcp'>;
@@ -143,7 +164,7 @@ export function registerDoorRoutes(app: FastifyInstance, ctx: DashboardContext):
   });
 
   /** The workspace of the request, the user allowed `action` in it. */
-  const workspaceFor = (req: FastifyRequest, action: DoorAction): WorkspaceInUse => {
+  const workspaceFor = (req: AgentRequest, action: DoorAction): WorkspaceInUse => {
     const used = requestedWorkspace(req, ctx);
     if (!mayAct(req.principal.user.role, used.role, action)) {
       throw apiError('forbidden', FORBIDDEN[action]);
@@ -189,43 +210,45 @@ export function registerDoorRoutes(app: FastifyInstance, ctx: DashboardContext):
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
-    scope.route({
-      method: ['GET', 'POST', 'DELETE'],
-      url: DOOR_ROUTES.sandbox,
-      handler: async (req, reply) => {
-        const { path, query } = pathBelow(req.raw.url ?? '', 8);
-        const route = sandboxRoute(req.raw.method ?? 'GET', path);
-        if (!route.ok) {
-          if (route.status === 405) {
-            void reply.header('allow', route.allowed.join(', '));
+    const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
+    for (const [method, operationId, summary] of SANDBOX_METHODS) {
+      typed.route({
+        method,
+        url: DOOR_ROUTES.sandbox,
+        schema: sandboxOperation(operationId, summary),
+        handler: async (req, reply) => {
+          const { path, query } = pathBelow(req.raw.url ?? '', 8);
+          const route = sandboxRoute(req.raw.method ?? 'GET', path);
+          if (!route.ok) {
+            if (route.status === 405) {
+              void reply.header('allow', route.allowed.join(', '));
+              throw apiError(
+                'method_not_allowed',
+                `${req.method} is not allowed on the sandbox's /${path}`,
+              );
+            }
             throw apiError(
-              'method_not_allowed',
-              `${req.method} is not allowed on the sandbox's /${path}`,
+              'not_found',
+              `the sandbox's /${path} is not reached through the dashboard`,
             );
           }
-          throw apiError(
-            'not_found',
-            `the sandbox's /${path} is not reached through the dashboard`,
-          );
-        }
-        const used = workspaceFor(req, route.action);
-        const agent = objectName(req, 'agentName');
-        const pod = objectName(req, 'podName');
-        const target = await reach(used, agent, pod, 'api');
-        await pass(req, reply, proxies.api, {
-          target: targetUrl(target.endpoint),
-          audience: target.audience,
-          url: `/${path}${query}`,
-        });
-      },
-    });
+          const used = workspaceFor(req, route.action);
+          const target = await reach(used, req.params.agentName, req.params.podName, 'api');
+          await pass(req, reply, proxies.api, {
+            target: targetUrl(target.endpoint),
+            audience: target.audience,
+            url: `/${path}${query}`,
+          });
+        },
+      });
+    }
 
     /** New sessions per agent so far: they go round the Ready replicas in turn. */
     const opened = new Map<string, number>();
     /** An MCP request to the replica its session is on, or to a Ready one for a new session. */
-    const mcpHop = async (req: FastifyRequest, session: string | undefined) => {
+    const mcpHop = async (req: AgentRequest, session: string | undefined) => {
       const used = workspaceFor(req, 'useMcp');
-      const agent = objectName(req, 'agentName');
+      const agent = req.params.agentName;
       if (session !== undefined) {
         const sticky = parseStickySessionId(session);
         if (sticky === undefined) {
@@ -233,7 +256,7 @@ export function registerDoorRoutes(app: FastifyInstance, ctx: DashboardContext):
         }
         const pod = `${agent}-${sticky.ordinal}`;
         const target = await reach(used, agent, pod, 'mcp').catch((err: unknown) => {
-          throw err instanceof HttpError && err.status === 503
+          throw statusOfError(err) === 503
             ? apiError(
                 'not_found',
                 `the MCP session ended with its replica ${pod}: start a new one`,
@@ -276,23 +299,26 @@ export function registerDoorRoutes(app: FastifyInstance, ctx: DashboardContext):
       };
     };
 
-    scope.route({
-      method: ['GET', 'POST', 'DELETE'],
-      url: DOOR_ROUTES.mcp,
-      handler: async (req, reply) => {
-        const header = req.headers['mcp-session-id'];
-        const session = Array.isArray(header) ? header[0] : header;
-        const hop = await mcpHop(req, session);
-        if (hop.upstream !== undefined) req.raw.headers['mcp-session-id'] = hop.upstream;
-        await pass(req, reply, proxies.mcp, {
-          target: hop.target,
-          ordinal: hop.ordinal,
-          url: `/mcp${pathBelow(req.raw.url ?? '', 6).query}`,
-        });
-      },
-    });
+    for (const [method, operationId, summary] of MCP_METHODS) {
+      typed.route({
+        method,
+        url: DOOR_ROUTES.mcp,
+        schema: mcpOperation(operationId, summary),
+        handler: async (req, reply) => {
+          const header = req.headers['mcp-session-id'];
+          const session = Array.isArray(header) ? header[0] : header;
+          const hop = await mcpHop(req, session);
+          if (hop.upstream !== undefined) req.raw.headers['mcp-session-id'] = hop.upstream;
+          await pass(req, reply, proxies.mcp, {
+            target: hop.target,
+            ordinal: hop.ordinal,
+            url: `/mcp${pathBelow(req.raw.url ?? '', 6).query}`,
+          });
+        },
+      });
+    }
 
-    scope.get(DOOR_ROUTES.sse, async (req, reply) => {
+    typed.get(DOOR_ROUTES.sse, { schema: sseOperation() }, async (req, reply) => {
       const hop = await mcpHop(req, undefined);
       await pass(req, reply, proxies.sse, {
         target: hop.target,
@@ -301,12 +327,8 @@ export function registerDoorRoutes(app: FastifyInstance, ctx: DashboardContext):
       });
     });
 
-    scope.post(DOOR_ROUTES.message, async (req, reply) => {
-      const { sessionId } = req.query as { sessionId?: unknown };
-      if (typeof sessionId !== 'string' || sessionId === '') {
-        throw apiError('invalid_request', 'the sessionId query parameter is required');
-      }
-      const hop = await mcpHop(req, sessionId);
+    typed.post(DOOR_ROUTES.message, { schema: messageOperation() }, async (req, reply) => {
+      const hop = await mcpHop(req, req.query.sessionId);
       await pass(req, reply, proxies.mcp, {
         target: hop.target,
         url: `/message?sessionId=${encodeURIComponent(hop.upstream!)}`,

@@ -1,5 +1,6 @@
 import cookie from '@fastify/cookie';
 import { createHttpApp, Health } from '@paddock/common';
+import { validatorCompiler } from '@paddock/common/schema-validation';
 import type { FastifyInstance } from 'fastify';
 import { presentedCredential, type Principal } from '../auth/identity.js';
 import { registerDoorRoutes } from '../door/door-routes.js';
@@ -7,9 +8,10 @@ import { routeUpgrades } from '../door/upgrade.js';
 import { registerApiKeyRoutes } from './api-key-routes.js';
 import { registerAuthRoutes } from './auth-routes.js';
 import type { DashboardContext } from './context.js';
-import { apiError } from './errors.js';
+import { apiError, statusOfCode } from './errors.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from './json-depth.js';
-import { registerOpenApiRoutes } from './openapi.js';
+import { DashboardMetrics, METRICS_PATH, registerMetrics } from './metrics.js';
+import { collectOpenApi, registerOpenApiRoutes } from './openapi-routes.js';
 import {
   CONTENT_SECURITY_POLICY,
   hostAllowList,
@@ -20,6 +22,7 @@ import {
   type HostAllowList,
 } from './security.js';
 import { registerUserRoutes } from './user-routes.js';
+import { SignIns } from './sign-ins.js';
 import { isApiPath, registerWebRoutes } from './web-routes.js';
 import { registerWorkspaceRoutes } from './workspace-routes.js';
 import { registerWorkspaceWriteRoutes } from './workspace-write-routes.js';
@@ -35,6 +38,8 @@ export interface DashboardApp {
   health: Health;
   /** Every route registered, as fastify has it (the HEAD routes it adds to GET ones included). */
   routes: Array<{ method: string; url: string }>;
+  /** Served at /metrics. */
+  metrics: DashboardMetrics;
 }
 
 /**
@@ -42,7 +47,15 @@ export interface DashboardApp {
  * state-changing requests, authentication before every route that is not public, then the routes.
  */
 export async function createDashboardApp(ctx: DashboardContext): Promise<DashboardApp> {
-  const app = createHttpApp({ logger: ctx.logger, bodyLimit: DASHBOARD_BODY_LIMIT });
+  const app = createHttpApp({
+    logger: ctx.logger,
+    bodyLimit: DASHBOARD_BODY_LIMIT,
+    statusOf: statusOfCode,
+  });
+  // Every route's schema checks its request (query and path values read from text strictly: see
+  // fromText); the routes registered from here on make the OpenAPI document.
+  app.setValidatorCompiler(validatorCompiler);
+  await collectOpenApi(app);
   const routes: DashboardApp['routes'] = [];
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
@@ -75,7 +88,8 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
 
   // DNS rebinding: a page of another site whose name now points here sends that name as Host.
   // Only the dashboard's own names are answered, before anything else runs (the body is not even
-  // read); the probes answer whatever the Host, as Kubernetes sends the pod's IP.
+  // read); the probes and /metrics answer whatever the Host, as Kubernetes and Prometheus address
+  // the pod by its IP (/metrics still asks for a credential).
   const { host: listenHost, port: listenPort } = ctx.config.SVC_LISTEN_ADDR;
   let allowList: HostAllowList | undefined;
   const allowedHosts = (): HostAllowList => {
@@ -89,18 +103,31 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
     return list;
   };
   app.addHook('onRequest', (req, _reply, done) => {
-    const refusal = HEALTH_ROUTES.has(req.routeOptions.url ?? '')
-      ? undefined
-      : hostRefusal(req.headers.host, allowedHosts());
+    const route = req.routeOptions.url ?? '';
+    const refusal =
+      HEALTH_ROUTES.has(route) || route === METRICS_PATH
+        ? undefined
+        : hostRefusal(req.headers.host, allowedHosts());
     done(refusal === undefined ? undefined : apiError('misdirected_request', refusal));
   });
 
   app.decorateRequest('principal', null as unknown as Principal);
   app.decorateRequest('session', undefined);
 
+  const metrics = new DashboardMetrics();
+  registerMetrics(app, metrics);
+  const signIns = new SignIns(metrics, {
+    mode: ctx.config.SVC_AUTH_MODE,
+    trustedProxies: ctx.config.SVC_AUTH_PROXY_TRUSTED_ADDRESSES,
+    proxyUserHeader: ctx.config.SVC_AUTH_PROXY_HEADER_USER,
+  });
+  app.decorate('signIns', signIns);
+
   const sessionModes =
     ctx.config.SVC_AUTH_MODE === 'oauth' || ctx.config.SVC_AUTH_MODE === 'builtin';
-  app.addHook('preHandler', async (req, reply) => {
+  // Before the request is checked against its route's schema: a caller without a credential learns
+  // nothing of a route's contract.
+  app.addHook('preValidation', async (req, reply) => {
     if (isUnsafeMethod(req.method)) {
       const host = req.headers.host;
       const allowedOrigins = [ctx.publicOrigin];
@@ -127,7 +154,7 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
       if (sessionModes) req.session = await ctx.sessions.read(req, reply, now);
       return;
     }
-    const { principal, session } = await ctx.authenticator.authenticate(req, reply, now);
+    const { principal, session } = await signIns.authenticate(ctx.authenticator, req, reply, now);
     if (!principal) throw apiError('unauthorized', 'sign in first');
     req.principal = principal;
     req.session = session;
@@ -142,5 +169,5 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
   registerDoorRoutes(app, ctx);
   await registerWebRoutes(app);
   registerOpenApiRoutes(app);
-  return { app, health, routes };
+  return { app, health, routes, metrics };
 }

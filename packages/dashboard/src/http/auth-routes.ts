@@ -1,7 +1,9 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { userOf } from '../auth/identity.js';
 import { trustedPeers } from '../auth/proxy.js';
 import { safeReturnTo } from '../auth/return-to.js';
+import { signInUser } from '../auth/sign-in-log.js';
 import { newSessionId } from '../auth/session-revocation.js';
 import type { SessionData } from '../auth/session.js';
 import type { User } from '../auth/user.js';
@@ -17,6 +19,7 @@ import {
 } from '../builtin/source-limits.js';
 import type { UserRecord } from '../store/types.js';
 import type { DashboardContext } from './context.js';
+import { AUTH_OPERATIONS as op } from './auth-operations.js';
 import { apiError } from './errors.js';
 
 /** Ends every session of the caller: "sign out everywhere". */
@@ -24,17 +27,6 @@ export const LOGOUT_EVERYWHERE_PATH = '/api/auth/logout-everywhere';
 
 /** The page the browser is sent to when an OAuth sign-in fails: `/login?error=<code>`. */
 export const LOGIN_PAGE = '/login';
-
-type Body = Record<string, unknown>;
-
-/** The JSON object body of a request; anything else is invalid_request. */
-export function bodyOf(req: FastifyRequest): Body {
-  const body = req.body;
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw apiError('invalid_request', 'the body must be a JSON object');
-  }
-  return body as Body;
-}
 
 /** The builtin login answer carries only id, username, email and role. */
 function loginUser(user: User): Pick<User, 'id' | 'username' | 'email' | 'role'> {
@@ -50,7 +42,8 @@ function loginUser(user: User): Pick<User, 'id' | 'username' | 'email' | 'role'>
 /** The authentication endpoints of the specification, plus the public /api/auth/config. */
 export function registerAuthRoutes(app: FastifyInstance, ctx: DashboardContext): void {
   const { config } = ctx;
-  const isPublic = { config: { access: 'public' as const } };
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const isPublic = { access: 'public' as const };
 
   async function startSession(
     req: FastifyRequest,
@@ -72,7 +65,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: DashboardContext):
     return data.user!;
   }
 
-  app.get('/api/auth/config', isPublic, () => ({
+  api.get('/api/auth/config', { config: isPublic, schema: op.config }, () => ({
     mode: config.SVC_AUTH_MODE,
     signupAllowed: config.SVC_AUTH_MODE === 'builtin' && config.SVC_BUILTIN_ALLOW_SIGNUP,
     verifyEmail: config.SVC_AUTH_MODE === 'builtin' && config.SVC_BUILTIN_VERIFY_EMAIL,
@@ -81,9 +74,9 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: DashboardContext):
     minPasswordLength: config.SVC_BUILTIN_MIN_PASSWORD_LENGTH,
   }));
 
-  app.get('/api/auth/me', (req) => ({ user: req.principal.user }));
+  api.get('/api/auth/me', { schema: op.me }, (req) => ({ user: req.principal.user }));
 
-  app.post('/api/auth/logout', isPublic, async (req, reply) => {
+  api.post('/api/auth/logout', { config: isPublic, schema: op.logout }, async (req, reply) => {
     const idToken = req.session?.oauth?.idToken;
     ctx.sessions.clear(req, reply);
     await endSession(req.session);
@@ -93,7 +86,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: DashboardContext):
 
   // Ends every session of the caller on every replica (within REVOCATION_BOUND_MS on the
   // others); the caller's API keys stay valid: they are listed and revoked on their own.
-  app.post(LOGOUT_EVERYWHERE_PATH, async (req, reply) => {
+  api.post(LOGOUT_EVERYWHERE_PATH, { schema: op.logoutEverywhere }, async (req, reply) => {
     const { principal } = req;
     if (principal.via === 'anonymous') {
       throw apiError('forbidden', 'there are no sessions to end in anonymous mode');
@@ -134,11 +127,15 @@ function registerOAuthRoutes(
   startSession: StartSession,
 ): void {
   const oauth = ctx.oauth!;
-  const isPublic = { config: { access: 'public' as const } };
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const isPublic = { access: 'public' as const };
 
-  const start = async (req: FastifyRequest, reply: FastifyReply, status: 302 | 303) => {
-    const query = req.query as Record<string, unknown>;
-    const { redirectUrl, pkce } = await oauth.startLogin(safeReturnTo(query.returnTo));
+  const start = async (
+    req: FastifyRequest & { query: { returnTo?: string | string[] } },
+    reply: FastifyReply,
+    status: 302 | 303,
+  ) => {
+    const { redirectUrl, pkce } = await oauth.startLogin(safeReturnTo(req.query.returnTo));
     const now = ctx.now();
     // A sign-in started while signed in keeps the session until its own callback succeeds, so a
     // link to this route from another site signs nobody out.
@@ -147,20 +144,32 @@ function registerOAuthRoutes(
     await ctx.sessions.write(req, reply, pending, now);
     return reply.code(status).header('location', redirectUrl).send();
   };
-  app.get('/api/auth/login', isPublic, (req, reply) => start(req, reply, 302));
-  app.post('/api/auth/login', isPublic, (req, reply) => start(req, reply, 303));
+  api.get('/api/auth/login', { config: isPublic, schema: op.startLogin }, (req, reply) =>
+    start(req, reply, 302),
+  );
+  api.post('/api/auth/login', { config: isPublic, schema: op.startLoginForm }, (req, reply) =>
+    start(req, reply, 303),
+  );
 
-  app.get('/api/auth/callback', isPublic, async (req, reply) => {
+  api.get('/api/auth/callback', { config: isPublic, schema: op.callback }, async (req, reply) => {
     const toLoginPage = (code: string) =>
       reply.code(302).header('location', `${LOGIN_PAGE}?error=${code}`).send();
     const session = req.session;
     const pkce = session?.pkce;
     // Only the callback of the sign-in this browser started may touch its session.
-    if (!callbackMatchesPendingLogin((req.query as Record<string, unknown>).state, pkce)) {
+    if (!callbackMatchesPendingLogin(req.query.state, pkce)) {
+      app.signIns.record(req, { mode: 'oauth', result: 'failure', reason: 'invalid_state' });
       return toLoginPage('invalid_state');
     }
     // The sign-in ends; a session that was there before it stays as it was.
-    const fail = async (code: string) => {
+    const fail = async (code: string, detail: string, user?: UserRecord) => {
+      app.signIns.record(req, {
+        mode: 'oauth',
+        result: 'failure',
+        reason: code,
+        detail,
+        ...(user ? { user: signInUser(user) } : {}),
+      });
       if (session?.user) {
         const { pkce: _finished, ...before } = session;
         await ctx.sessions.write(req, reply, before, ctx.now());
@@ -184,20 +193,18 @@ function registerOAuthRoutes(
         },
         ctx.now(),
       );
-      if (record.disabled) return fail('access_denied');
+      if (record.disabled) return fail('access_denied', 'this account is disabled', record);
       await startSession(req, reply, record, sessionTokens(tokens));
+      app.signIns.record(req, { mode: 'oauth', result: 'success', user: signInUser(record) });
       return reply.code(302).header('location', safeReturnTo(pkce.returnTo)).send();
     } catch (err) {
-      if (err instanceof OAuthError) {
-        ctx.logger.warn({ code: err.code, reason: err.message }, 'OAuth sign-in failed');
-        return fail(err.code);
-      }
+      if (err instanceof OAuthError) return fail(err.code, err.message);
       ctx.logger.error({ err }, 'OAuth callback failed');
-      return fail('callback_failed');
+      return fail('callback_failed', 'the sign-in could not be completed');
     }
   });
 
-  app.post('/api/auth/refresh', async (req, reply) => {
+  api.post('/api/auth/refresh', { schema: op.refresh }, async (req, reply) => {
     const session = req.session;
     const refreshToken = session?.oauth?.refreshToken;
     if (!session?.oauth || refreshToken === undefined) {
@@ -227,7 +234,8 @@ function registerBuiltinRoutes(
   startSession: StartSession,
 ): void {
   const accounts = ctx.accounts!;
-  const isPublic = { config: { access: 'public' as const } };
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const isPublic = { access: 'public' as const };
   const limits = new SourceLimits(perMinute(ctx.config.SVC_BUILTIN_SOURCE_RATE_LIMIT));
   const proxies = ctx.config.SVC_AUTH_PROXY_TRUSTED_ADDRESSES;
   const trusted = proxies.length > 0 ? trustedPeers(proxies) : () => false;
@@ -242,56 +250,87 @@ function registerBuiltinRoutes(
       void reply.header('retry-after', String(error.retryAfterSeconds));
   });
 
-  app.post('/api/auth/builtin/login', isPublic, async (req, reply) => {
-    limit('login', req);
-    const body = bodyOf(req);
-    const record = await accounts.login(body.username, body.password, sourceOf(req), ctx.now());
-    const user = await startSession(req, reply, record);
-    return { success: true, user: loginUser(user) };
-  });
+  api.post(
+    '/api/auth/builtin/login',
+    { config: isPublic, schema: op.builtinLogin },
+    async (req, reply) => {
+      try {
+        limit('login', req);
+        const { body } = req;
+        const record = await accounts.login(body.username, body.password, sourceOf(req), ctx.now());
+        const user = await startSession(req, reply, record);
+        app.signIns.record(req, { mode: 'builtin', result: 'success', user: signInUser(record) });
+        return { success: true, user: loginUser(user) };
+      } catch (err) {
+        // Who tried: the username given, as typed (never the password).
+        app.signIns.failed(req, 'builtin', err, { username: req.body.username });
+        throw err;
+      }
+    },
+  );
 
-  app.post('/api/auth/builtin/signup', isPublic, async (req, reply) => {
-    limit('signup', req);
-    const body = bodyOf(req);
-    const record = await accounts.signup(
-      {
-        username: body.username,
-        email: body.email,
-        password: body.password,
-        displayName: body.displayName,
-      },
-      ctx.now(),
-    );
-    const verificationRequired = ctx.config.SVC_BUILTIN_VERIFY_EMAIL;
-    // Signed in at once unless the address must be confirmed first.
-    const user = verificationRequired
-      ? userOf(record, ctx.mapping)
-      : await startSession(req, reply, record);
-    return reply.code(201).send({ success: true, user: loginUser(user), verificationRequired });
-  });
+  api.post(
+    '/api/auth/builtin/signup',
+    { config: isPublic, schema: op.builtinSignup },
+    async (req, reply) => {
+      limit('signup', req);
+      const { body } = req;
+      const record = await accounts.signup(
+        {
+          username: body.username,
+          email: body.email,
+          password: body.password,
+          displayName: body.displayName,
+        },
+        ctx.now(),
+      );
+      const verificationRequired = ctx.config.SVC_BUILTIN_VERIFY_EMAIL;
+      // Signed in at once unless the address must be confirmed first.
+      const user = verificationRequired
+        ? userOf(record, ctx.mapping)
+        : await startSession(req, reply, record);
+      return reply.code(201).send({ success: true, user: loginUser(user), verificationRequired });
+    },
+  );
 
-  app.post('/api/auth/builtin/forgot-password', isPublic, (req) => {
-    limit('forgot-password', req);
-    accounts.forgotPassword(bodyOf(req).email, ctx.now());
-    return { success: true };
-  });
+  api.post(
+    '/api/auth/builtin/forgot-password',
+    { config: isPublic, schema: op.forgotPassword },
+    (req) => {
+      limit('forgot-password', req);
+      accounts.forgotPassword(req.body.email, ctx.now());
+      return { success: true };
+    },
+  );
 
-  app.post('/api/auth/builtin/reset-password', isPublic, async (req) => {
-    limit('reset-password', req);
-    const body = bodyOf(req);
-    await accounts.resetPassword(body.token, body.password, ctx.now());
-    return { success: true };
-  });
+  api.post(
+    '/api/auth/builtin/reset-password',
+    { config: isPublic, schema: op.resetPassword },
+    async (req) => {
+      limit('reset-password', req);
+      const { body } = req;
+      await accounts.resetPassword(body.token, body.password, ctx.now());
+      return { success: true };
+    },
+  );
 
-  app.post('/api/auth/builtin/verify-email', isPublic, async (req) => {
-    limit('verify-email', req);
-    await accounts.verifyEmail(bodyOf(req).token, ctx.now());
-    return { success: true };
-  });
+  api.post(
+    '/api/auth/builtin/verify-email',
+    { config: isPublic, schema: op.verifyEmail },
+    async (req) => {
+      limit('verify-email', req);
+      await accounts.verifyEmail(req.body.token, ctx.now());
+      return { success: true };
+    },
+  );
 
-  app.post('/api/auth/builtin/resend-verification', isPublic, (req) => {
-    limit('resend-verification', req);
-    accounts.resendVerification(bodyOf(req).email, ctx.now());
-    return { success: true };
-  });
+  api.post(
+    '/api/auth/builtin/resend-verification',
+    { config: isPublic, schema: op.resendVerification },
+    (req) => {
+      limit('resend-verification', req);
+      accounts.resendVerification(req.body.email, ctx.now());
+      return { success: true };
+    },
+  );
 }

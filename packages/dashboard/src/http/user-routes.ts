@@ -1,13 +1,18 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
 import { currentRole } from '../auth/identity.js';
 import { can } from '../auth/permissions.js';
 import { parseGroups } from '../auth/proxy.js';
-import { isRole } from '../auth/user.js';
-import type { UserPatch, UserRecord } from '../store/types.js';
-import { bodyOf } from './auth-routes.js';
+import type { UserPatch as StorePatch, UserRecord } from '../store/types.js';
 import type { DashboardContext } from './context.js';
 import { apiError } from './errors.js';
+import { operation, PAGING_ERRORS } from './operation.js';
 import { pageOf } from './paging.js';
+import { answer, page, Paging, wrapped } from './schemas/common.js';
+import { AdminUser, UserId, UserPatch } from './schemas/users.js';
+
+const ADMINS_ONLY = { forbidden: 'Only admins see the users.' };
 
 /** What an admin sees of a user. */
 function adminView(record: UserRecord, ctx: DashboardContext) {
@@ -27,31 +32,11 @@ function adminView(record: UserRecord, ctx: DashboardContext) {
 }
 
 /** The patch of PATCH /api/users/:id: role (or null to follow the groups), groups, disabled. */
-function patchOf(req: FastifyRequest): UserPatch {
-  const body = bodyOf(req);
-  const patch: UserPatch = {};
-  for (const key of Object.keys(body)) {
-    if (!['role', 'groups', 'disabled'].includes(key)) {
-      throw apiError('invalid_request', `unknown field "${key}"; give role, groups or disabled`);
-    }
-  }
-  if ('role' in body) {
-    if (body.role !== null && !isRole(body.role)) {
-      throw apiError('invalid_request', 'role must be admin, editor, viewer or null');
-    }
-    patch.roleOverride = body.role;
-  }
-  if ('groups' in body) {
-    if (!Array.isArray(body.groups) || !body.groups.every((g) => typeof g === 'string')) {
-      throw apiError('invalid_request', 'groups must be an array of strings');
-    }
-    patch.groups = parseGroups(body.groups.join(','));
-  }
-  if ('disabled' in body) {
-    if (typeof body.disabled !== 'boolean')
-      throw apiError('invalid_request', 'disabled must be true or false');
-    patch.disabled = body.disabled;
-  }
+function patchOf(body: Static<typeof UserPatch>): StorePatch {
+  const patch: StorePatch = {};
+  if (body.role !== undefined) patch.roleOverride = body.role;
+  if (body.groups !== undefined) patch.groups = parseGroups(body.groups.join(','));
+  if (body.disabled !== undefined) patch.disabled = body.disabled;
   return patch;
 }
 
@@ -62,42 +47,93 @@ export function registerUserRoutes(app: FastifyInstance, ctx: DashboardContext):
       throw apiError('forbidden', 'only admins see the users');
   };
 
-  app.get('/api/users', async (req) => {
-    requireAdmin(req);
-    const page = pageOf(req);
-    const [records, total] = await Promise.all([
-      ctx.store.users.list(page),
-      ctx.store.users.count(),
-    ]);
-    return { users: records.map((r) => adminView(r, ctx)), total, ...page };
-  });
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.patch('/api/users/:id', async (req) => {
-    requireAdmin(req);
-    const { id } = req.params as { id: string };
-    const patch = patchOf(req);
-    const target = await ctx.store.users.findById(id);
-    if (!target) throw apiError('not_found', 'no such user');
-    if (target.provider !== 'builtin') {
-      throw apiError(
-        'invalid_request',
-        'only users of the built-in store are edited here; the identity provider decides the others',
-      );
-    }
-    if (
-      id === req.principal.user.id &&
-      (patch.disabled === true ||
-        (patch.roleOverride !== undefined && patch.roleOverride !== 'admin'))
-    ) {
-      throw apiError(
-        'invalid_request',
-        'you cannot disable yourself or give up your own admin role',
-      );
-    }
-    const updated = await ctx.store.users.update(id, patch);
-    if (!updated) throw apiError('not_found', 'no such user');
-    // Disabling ends the sessions the user has now; a new role or groups apply at the next request.
-    if (patch.disabled === true) await ctx.store.users.bumpSessionEpoch(id);
-    return { user: adminView(updated, ctx) };
-  });
+  api.get(
+    '/api/users',
+    {
+      schema: operation(
+        {
+          operationId: 'listUsers',
+          summary: 'The users',
+          description:
+            'Every recorded user (built-in accounts, and proxy and OAuth users seen so far), oldest ' +
+            'first. Admins only.',
+          tag: 'users',
+          errors: [ADMINS_ONLY, PAGING_ERRORS],
+        },
+        {
+          querystring: Paging,
+          response: { 200: answer('One page of users.', page('users', AdminUser)) },
+        },
+      ),
+    },
+    async (req) => {
+      requireAdmin(req);
+      const paging = pageOf(req.query);
+      const [records, total] = await Promise.all([
+        ctx.store.users.list(paging),
+        ctx.store.users.count(),
+      ]);
+      return { users: records.map((r) => adminView(r, ctx)), total, ...paging };
+    },
+  );
+
+  api.patch(
+    '/api/users/:id',
+    {
+      schema: operation(
+        {
+          operationId: 'updateUser',
+          summary: 'Change a built-in user',
+          description:
+            'Changes a user of the built-in store: the role override (null: follow the groups), ' +
+            'the groups, disabled. Disabling ends the user’s sessions; a new role or groups apply ' +
+            'from the next request. Admins only; the identity provider decides the other users. ' +
+            'An admin cannot disable themselves or give up their own admin role.',
+          tag: 'users',
+          errors: {
+            ...ADMINS_ONLY,
+            invalid_request:
+              'An unknown or malformed field; the user is not of the built-in store; or the change ' +
+              'would disable the caller or take away their own admin role.',
+            not_found: 'No such user.',
+          },
+        },
+        {
+          params: UserId,
+          body: UserPatch,
+          response: { 200: answer('The user as changed.', wrapped('user', AdminUser)) },
+        },
+      ),
+    },
+    async (req) => {
+      requireAdmin(req);
+      const { id } = req.params;
+      const patch = patchOf(req.body);
+      const target = await ctx.store.users.findById(id);
+      if (!target) throw apiError('not_found', 'no such user');
+      if (target.provider !== 'builtin') {
+        throw apiError(
+          'invalid_request',
+          'only users of the built-in store are edited here; the identity provider decides the others',
+        );
+      }
+      if (
+        id === req.principal.user.id &&
+        (patch.disabled === true ||
+          (patch.roleOverride !== undefined && patch.roleOverride !== 'admin'))
+      ) {
+        throw apiError(
+          'invalid_request',
+          'you cannot disable yourself or give up your own admin role',
+        );
+      }
+      const updated = await ctx.store.users.update(id, patch);
+      if (!updated) throw apiError('not_found', 'no such user');
+      // Disabling ends the sessions the user has now; a new role or groups apply at the next request.
+      if (patch.disabled === true) await ctx.store.users.bumpSessionEpoch(id);
+      return { user: adminView(updated, ctx) };
+    },
+  );
 }

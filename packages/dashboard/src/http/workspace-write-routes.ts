@@ -8,9 +8,10 @@ import {
   type ToolRegistry,
   type Workspace,
 } from '@paddock/kube';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasOwner, parseAccessChange, type AccessSpec } from '../workspaces/members.js';
-import { isObjectName, type WorkspaceInUse } from '../workspaces/service.js';
+import type { WorkspaceInUse } from '../workspaces/service.js';
 import {
   accessView,
   agentView,
@@ -19,15 +20,29 @@ import {
   toolRegistryView,
   type WorkspaceAction,
 } from '../workspaces/views.js';
-import { bodyOf } from './auth-routes.js';
 import type { DashboardContext } from './context.js';
 import { apiError } from './errors.js';
+import {
+  CLUSTER_ERRORS,
+  operation,
+  WORKSPACE_ERRORS,
+  writeErrors,
+  type Errors,
+} from './operation.js';
+import { Agent as AgentView, AgentName, NewAgent, ScaleAgent } from './schemas/agents.js';
+import { answer, Success, wrapped } from './schemas/common.js';
+import { PackName, PromptPack as PromptPackView, PromptPackSpec } from './schemas/prompt-packs.js';
+import {
+  PutToolRegistry,
+  RegistryName,
+  ToolRegistry as ToolRegistryView,
+} from './schemas/tool-registries.js';
+import { Access, AccessChange, WorkspaceName } from './schemas/workspaces.js';
 import {
   AGENT_KIND,
   PROMPT_PACK_KIND,
   TOOL_REGISTRY_KIND,
   inCluster,
-  objectName,
   requestedWorkspace,
 } from './workspace-routes.js';
 
@@ -36,41 +51,14 @@ const WORKSPACE_KIND = KINDS.find((kind) => kind.kind === 'Workspace')!;
 /** Tries of a spec replacement that meets concurrent status writes. */
 const UPSERT_ATTEMPTS = 3;
 
-/** Most replicas one request may ask for; the workspace's own limit applies below it. */
-const MAX_REPLICAS = 1000;
+const DONE = { 200: answer('Done.', Success) };
 
-function replicasOf(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_REPLICAS) {
-    throw apiError('invalid_request', `replicas must be a whole number from 0 to ${MAX_REPLICAS}`);
-  }
-  return value;
-}
-
-function optionalString(body: Record<string, unknown>, key: string): string | undefined {
-  const value = body[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw apiError('invalid_request', `${key} must be a string`);
-  return value;
-}
-
-function onlyKeys(body: Record<string, unknown>, keys: readonly string[]) {
-  for (const key of Object.keys(body)) {
-    if (!keys.includes(key)) {
-      throw apiError('invalid_request', `unknown field "${key}"; expected ${keys.join(', ')}`);
-    }
-  }
-}
-
-function stringMap(value: unknown, key: string): Record<string, string> | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (
-    typeof value !== 'object' ||
-    Array.isArray(value) ||
-    !Object.values(value).every((v) => typeof v === 'string')
-  ) {
-    throw apiError('invalid_request', `${key} must be an object of strings`);
-  }
-  return value as Record<string, string>;
+/** Conflicts of a spec replacement (PUT). */
+function replaceErrors(what: string): Errors {
+  return {
+    conflict: 'The object changed meanwhile: read it again and retry.',
+    already_exists: `Another request created the ${what} meanwhile.`,
+  };
 }
 
 /**
@@ -80,7 +68,11 @@ function stringMap(value: unknown, key: string): Record<string, string> | undefi
  * keeps a workspace Suspended, its agents, prompt packs and tool registries cannot be changed.
  */
 export function registerWorkspaceWriteRoutes(app: FastifyInstance, ctx: DashboardContext): void {
-  const allowed = (req: FastifyRequest, action: WorkspaceAction): WorkspaceInUse => {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const allowed = (
+    req: FastifyRequest & { params: { name: string } },
+    action: WorkspaceAction,
+  ): WorkspaceInUse => {
     const used = requestedWorkspace(req, ctx);
     if (!mayAct(req.principal.user.role, used.role, action)) {
       throw apiError(
@@ -98,172 +90,360 @@ export function registerWorkspaceWriteRoutes(app: FastifyInstance, ctx: Dashboar
   };
   const namespaceOf = (used: WorkspaceInUse) => used.workspace.spec.namespace.name;
 
-  app.patch('/api/workspaces/:name/agents/:agentName', async (req) => {
-    const used = allowed(req, 'scaleAgents');
-    const name = objectName(req, 'agentName');
-    const body = bodyOf(req);
-    onlyKeys(body, ['replicas']);
-    const replicas = replicasOf(body.replicas);
-    const agent = await inCluster(`agent "${name}"`, async () =>
-      (await used.cluster())
-        .resource<AgentRuntime>(AGENT_KIND)
-        .patch(name, { spec: { replicas } }, { namespace: namespaceOf(used) }),
-    );
-    return { agent: agentView(agent) };
-  });
-
-  app.post('/api/workspaces/:name/agents', async (req, reply) => {
-    const used = allowed(req, 'createAgents');
-    const body = bodyOf(req);
-    onlyKeys(body, ['name', 'promptPack', 'replicas', 'model', 'image', 'env']);
-    const name = typeof body.name === 'string' ? body.name : '';
-    const promptPack = typeof body.promptPack === 'string' ? body.promptPack : '';
-    if (!isObjectName(name))
-      throw apiError('invalid_request', 'name must be a Kubernetes object name');
-    if (!isObjectName(promptPack)) {
-      throw apiError('invalid_request', 'promptPack must name a prompt pack of the workspace');
-    }
-    const spec: AgentRuntime['spec'] = {
-      promptPackRef: { name: promptPack },
-      replicas: body.replicas === undefined ? 1 : replicasOf(body.replicas),
-    };
-    const model = optionalString(body, 'model');
-    const image = optionalString(body, 'image');
-    const env = stringMap(body.env, 'env');
-    if (model !== undefined) spec.model = model;
-    if (image !== undefined) spec.image = image;
-    if (env !== undefined) spec.env = env;
-    const agent = await inCluster(`agent "${name}"`, async () =>
-      (await used.cluster()).resource<AgentRuntime>(AGENT_KIND).create({
-        apiVersion: API_VERSION,
-        kind: 'AgentRuntime',
-        metadata: { name, namespace: namespaceOf(used) },
-        spec,
-      }),
-    );
-    return reply.code(201).send({ agent: agentView(agent) });
-  });
-
-  app.delete('/api/workspaces/:name/agents/:agentName', async (req) => {
-    const used = allowed(req, 'deleteAgents');
-    const name = objectName(req, 'agentName');
-    await inCluster(`agent "${name}"`, async () =>
-      (await used.cluster()).resource<AgentRuntime>(AGENT_KIND).delete(name, namespaceOf(used)),
-    );
-    return { success: true };
-  });
-
-  app.put('/api/workspaces/:name/promptpacks/:pack', async (req, reply) => {
-    const used = allowed(req, 'modifyPrompts');
-    const name = objectName(req, 'pack');
-    const body = bodyOf(req);
-    onlyKeys(body, ['description', 'systemPrompt', 'prompts']);
-    if (typeof body.systemPrompt !== 'string') {
-      throw apiError('invalid_request', 'systemPrompt must be a string');
-    }
-    const spec: PromptPack['spec'] = { systemPrompt: body.systemPrompt };
-    const description = optionalString(body, 'description');
-    if (description !== undefined) spec.description = description;
-    if (body.prompts !== undefined) {
-      if (
-        !Array.isArray(body.prompts) ||
-        !body.prompts.every(
-          (p: unknown) =>
-            p !== null &&
-            typeof p === 'object' &&
-            typeof (p as { name?: unknown }).name === 'string' &&
-            typeof (p as { content?: unknown }).content === 'string',
-        )
-      ) {
-        throw apiError('invalid_request', 'prompts must be an array of {name, content}');
-      }
-      spec.prompts = (body.prompts as { name: string; content: string }[]).map(
-        ({ name: promptName, content }) => ({ name: promptName, content }),
+  api.patch(
+    '/api/workspaces/:name/agents/:agentName',
+    {
+      schema: operation(
+        {
+          operationId: 'scaleAgent',
+          summary: 'Scale an agent',
+          description:
+            'Sets the agent’s replicas. The workspace’s maxReplicasPerAgent quota may hold the ' +
+            'running count below it (condition ReplicasLimited).',
+          tag: 'agents',
+          errors: [
+            {
+              invalid_request: 'agent is not an object name, or replicas is not 0 to 1000.',
+              not_found: 'No such agent.',
+            },
+            WORKSPACE_ERRORS,
+            CLUSTER_ERRORS,
+            writeErrors('scaling agents'),
+          ],
+        },
+        {
+          params: AgentName,
+          body: ScaleAgent,
+          response: { 200: answer('The agent as changed.', wrapped('agent', AgentView)) },
+        },
+      ),
+    },
+    async (req) => {
+      const used = allowed(req, 'scaleAgents');
+      const name = req.params.agentName;
+      const { replicas } = req.body;
+      const agent = await inCluster(`agent "${name}"`, async () =>
+        (await used.cluster())
+          .resource<AgentRuntime>(AGENT_KIND)
+          .patch(name, { spec: { replicas } }, { namespace: namespaceOf(used) }),
       );
-    }
-    const { pack, created } = await upsert<PromptPack>(used, PROMPT_PACK_KIND, name, spec);
-    return reply.code(created ? 201 : 200).send({ promptPack: promptPackView(pack) });
-  });
+      return { agent: agentView(agent) };
+    },
+  );
 
-  app.delete('/api/workspaces/:name/promptpacks/:pack', async (req) => {
-    const used = allowed(req, 'modifyPrompts');
-    const name = objectName(req, 'pack');
-    await inCluster(`prompt pack "${name}"`, async () =>
-      (await used.cluster()).resource<PromptPack>(PROMPT_PACK_KIND).delete(name, namespaceOf(used)),
-    );
-    return { success: true };
-  });
+  api.post(
+    '/api/workspaces/:name/agents',
+    {
+      schema: operation(
+        {
+          operationId: 'createAgent',
+          summary: 'Create an agent',
+          description:
+            'Creates an AgentRuntime in the workspace’s namespace, following a prompt pack of the ' +
+            'workspace. Needs the dashboard role editor or admin and the workspace role owner or ' +
+            'editor.',
+          tag: 'agents',
+          errors: [
+            {
+              invalid_request: 'An unknown or malformed field.',
+              already_exists: 'An agent of that name exists.',
+            },
+            WORKSPACE_ERRORS,
+            CLUSTER_ERRORS,
+            writeErrors('creating agents'),
+          ],
+        },
+        {
+          params: WorkspaceName,
+          body: NewAgent,
+          response: { 201: answer('Created.', wrapped('agent', AgentView)) },
+        },
+      ),
+    },
+    async (req, reply) => {
+      const used = allowed(req, 'createAgents');
+      const { name, promptPack, replicas, model, image, env } = req.body;
+      const spec: AgentRuntime['spec'] = {
+        promptPackRef: { name: promptPack },
+        replicas: replicas ?? 1,
+      };
+      if (model !== undefined && model !== null) spec.model = model;
+      if (image !== undefined && image !== null) spec.image = image;
+      if (env !== undefined && env !== null) spec.env = env;
+      const agent = await inCluster(`agent "${name}"`, async () =>
+        (await used.cluster()).resource<AgentRuntime>(AGENT_KIND).create({
+          apiVersion: API_VERSION,
+          kind: 'AgentRuntime',
+          metadata: { name, namespace: namespaceOf(used) },
+          spec,
+        }),
+      );
+      return reply.code(201).send({ agent: agentView(agent) });
+    },
+  );
 
-  app.put('/api/workspaces/:name/toolregistries/:registry', async (req, reply) => {
-    const used = allowed(req, 'modifyTools');
-    const name = objectName(req, 'registry');
-    const body = bodyOf(req);
-    onlyKeys(body, ['spec']);
-    if (body.spec === null || typeof body.spec !== 'object' || Array.isArray(body.spec)) {
-      throw apiError('invalid_request', 'spec must be the ToolRegistry spec, an object');
-    }
-    const { pack: registry, created } = await upsert<ToolRegistry>(
-      used,
-      TOOL_REGISTRY_KIND,
-      name,
-      body.spec as ToolRegistry['spec'],
-    );
-    return reply.code(created ? 201 : 200).send({ toolRegistry: toolRegistryView(registry) });
-  });
+  api.delete(
+    '/api/workspaces/:name/agents/:agentName',
+    {
+      schema: operation(
+        {
+          operationId: 'deleteAgent',
+          summary: 'Delete an agent',
+          description: 'Deletes the AgentRuntime; the cluster removes its pods.',
+          tag: 'agents',
+          errors: [
+            {
+              invalid_request: 'agent is not a Kubernetes object name.',
+              not_found: 'No such agent.',
+            },
+            WORKSPACE_ERRORS,
+            CLUSTER_ERRORS,
+            writeErrors('deleting agents'),
+          ],
+        },
+        { params: AgentName, response: DONE },
+      ),
+    },
+    async (req) => {
+      const used = allowed(req, 'deleteAgents');
+      const name = req.params.agentName;
+      await inCluster(`agent "${name}"`, async () =>
+        (await used.cluster()).resource<AgentRuntime>(AGENT_KIND).delete(name, namespaceOf(used)),
+      );
+      return { success: true } as const;
+    },
+  );
 
-  app.delete('/api/workspaces/:name/toolregistries/:registry', async (req) => {
-    const used = allowed(req, 'modifyTools');
-    const name = objectName(req, 'registry');
-    await inCluster(`tool registry "${name}"`, async () =>
-      (await used.cluster())
-        .resource<ToolRegistry>(TOOL_REGISTRY_KIND)
-        .delete(name, namespaceOf(used)),
-    );
-    return { success: true };
-  });
+  api.put(
+    '/api/workspaces/:name/promptpacks/:pack',
+    {
+      schema: operation(
+        {
+          operationId: 'putPromptPack',
+          summary: 'Create or replace a prompt pack',
+          description:
+            'Creates the PromptPack (201) or replaces its spec (200). A replacement fails with ' +
+            '`conflict` when the pack changed between the dashboard’s read and write.',
+          tag: 'prompt packs',
+          errors: [
+            { invalid_request: 'pack is not an object name, or an unknown or malformed field.' },
+            replaceErrors('pack'),
+            WORKSPACE_ERRORS,
+            CLUSTER_ERRORS,
+            writeErrors('changing prompt packs'),
+          ],
+        },
+        {
+          params: PackName,
+          body: PromptPackSpec,
+          response: {
+            200: answer('Replaced.', wrapped('promptPack', PromptPackView)),
+            201: answer('Created.', wrapped('promptPack', PromptPackView)),
+          },
+        },
+      ),
+    },
+    async (req, reply) => {
+      const used = allowed(req, 'modifyPrompts');
+      const name = req.params.pack;
+      const { systemPrompt, description, prompts } = req.body;
+      const spec: PromptPack['spec'] = { systemPrompt };
+      if (description !== undefined && description !== null) spec.description = description;
+      // Only the fields of a prompt are kept.
+      if (prompts !== undefined)
+        spec.prompts = prompts.map(({ name: n, content }) => ({ name: n, content }));
+      const { pack, created } = await upsert<PromptPack>(used, PROMPT_PACK_KIND, name, spec);
+      return reply.code(created ? 201 : 200).send({ promptPack: promptPackView(pack) });
+    },
+  );
+
+  api.delete(
+    '/api/workspaces/:name/promptpacks/:pack',
+    {
+      schema: operation(
+        {
+          operationId: 'deletePromptPack',
+          summary: 'Delete a prompt pack',
+          description: 'Deletes the PromptPack.',
+          tag: 'prompt packs',
+          errors: [
+            {
+              invalid_request: 'pack is not a Kubernetes object name.',
+              not_found: 'No such prompt pack.',
+            },
+            WORKSPACE_ERRORS,
+            CLUSTER_ERRORS,
+            writeErrors('changing prompt packs'),
+          ],
+        },
+        { params: PackName, response: DONE },
+      ),
+    },
+    async (req) => {
+      const used = allowed(req, 'modifyPrompts');
+      const name = req.params.pack;
+      await inCluster(`prompt pack "${name}"`, async () =>
+        (await used.cluster())
+          .resource<PromptPack>(PROMPT_PACK_KIND)
+          .delete(name, namespaceOf(used)),
+      );
+      return { success: true } as const;
+    },
+  );
+
+  api.put(
+    '/api/workspaces/:name/toolregistries/:registry',
+    {
+      schema: operation(
+        {
+          operationId: 'putToolRegistry',
+          summary: 'Create or replace a tool registry',
+          description:
+            'Creates the ToolRegistry (201) or replaces its spec (200); the cluster validates the ' +
+            'spec. A replacement fails with `conflict` when the registry changed between the ' +
+            'dashboard’s read and write.',
+          tag: 'tool registries',
+          errors: [
+            {
+              invalid_request:
+                'registry is not an object name, spec is not an object, or an unknown field.',
+            },
+            replaceErrors('registry'),
+            WORKSPACE_ERRORS,
+            CLUSTER_ERRORS,
+            writeErrors('changing tools'),
+          ],
+        },
+        {
+          params: RegistryName,
+          body: PutToolRegistry,
+          response: {
+            200: answer('Replaced.', wrapped('toolRegistry', ToolRegistryView)),
+            201: answer('Created.', wrapped('toolRegistry', ToolRegistryView)),
+          },
+        },
+      ),
+    },
+    async (req, reply) => {
+      const used = allowed(req, 'modifyTools');
+      const { pack: registry, created } = await upsert<ToolRegistry>(
+        used,
+        TOOL_REGISTRY_KIND,
+        req.params.registry,
+        req.body.spec,
+      );
+      return reply.code(created ? 201 : 200).send({ toolRegistry: toolRegistryView(registry) });
+    },
+  );
+
+  api.delete(
+    '/api/workspaces/:name/toolregistries/:registry',
+    {
+      schema: operation(
+        {
+          operationId: 'deleteToolRegistry',
+          summary: 'Delete a tool registry',
+          description: 'Deletes the ToolRegistry.',
+          tag: 'tool registries',
+          errors: [
+            {
+              invalid_request: 'registry is not a Kubernetes object name.',
+              not_found: 'No such tool registry.',
+            },
+            WORKSPACE_ERRORS,
+            CLUSTER_ERRORS,
+            writeErrors('changing tools'),
+          ],
+        },
+        { params: RegistryName, response: DONE },
+      ),
+    },
+    async (req) => {
+      const used = allowed(req, 'modifyTools');
+      const name = req.params.registry;
+      await inCluster(`tool registry "${name}"`, async () =>
+        (await used.cluster())
+          .resource<ToolRegistry>(TOOL_REGISTRY_KIND)
+          .delete(name, namespaceOf(used)),
+      );
+      return { success: true } as const;
+    },
+  );
 
   // Members: for the workspace's owners, through the dashboard's own identity (the Workspace is
   // cluster-scoped and no workspace ServiceAccount may write it), touching only the access fields
   // and only if the Workspace did not change since it was read.
-  app.put('/api/workspaces/:name/access', async (req) => {
-    const used = requestedWorkspace(req, ctx);
-    if (used.role !== 'owner') {
-      throw apiError('forbidden', 'only the workspace’s owners manage its members');
-    }
-    // The version the client read, when it sends one: a change made since is then a conflict.
-    const { resourceVersion: seen, ...fields } = bodyOf(req);
-    if (seen !== undefined && typeof seen !== 'string') {
-      throw apiError(
-        'invalid_request',
-        'resourceVersion must be the string the access answer gave',
+  api.put(
+    '/api/workspaces/:name/access',
+    {
+      schema: operation(
+        {
+          operationId: 'putWorkspaceAccess',
+          summary: 'Change who has access',
+          description:
+            'Replaces the fields given (roleBindings, directGrants, anonymousAccess; absent ones ' +
+            'stay as they are) on the Workspace. For the workspace’s owners, whatever their ' +
+            'dashboard role; also while the workspace is suspended. Someone must remain able to ' +
+            'manage the members: an owner binding naming a group or ServiceAccount, or an ' +
+            'unexpired owner grant (anonymous ownership does not count). Written through the ' +
+            'dashboard’s own identity, only if the Workspace did not change since it was read.',
+          tag: 'members',
+          errors: [
+            {
+              forbidden:
+                'Only the workspace’s owners manage its members; or the cluster refused the dashboard.',
+              invalid_request: 'An unknown or malformed field (the message names it).',
+              last_owner: 'The change would leave the workspace without an owner.',
+              conflict: 'The Workspace changed since it was read: read it again and retry.',
+              not_found: 'The Workspace was deleted meanwhile.',
+              unavailable: 'The cluster could not be reached.',
+            },
+            WORKSPACE_ERRORS,
+          ],
+        },
+        {
+          params: WorkspaceName,
+          body: AccessChange,
+          response: { 200: answer('The access as changed.', wrapped('access', Access)) },
+        },
+      ),
+    },
+    async (req) => {
+      const used = requestedWorkspace(req, ctx);
+      if (used.role !== 'owner') {
+        throw apiError('forbidden', 'only the workspace’s owners manage its members');
+      }
+      // The version the client read, when it sends one: a change made since is then a conflict.
+      const { resourceVersion: seen, ...fields } = req.body;
+      let change: AccessSpec;
+      try {
+        change = parseAccessChange(fields);
+      } catch (err) {
+        throw apiError('invalid_request', (err as Error).message);
+      }
+      const { spec } = used.workspace;
+      const next: AccessSpec = {
+        roleBindings: change.roleBindings ?? spec.roleBindings ?? [],
+        directGrants: change.directGrants ?? spec.directGrants ?? [],
+        anonymousAccess: change.anonymousAccess ?? spec.anonymousAccess ?? { enabled: false },
+      };
+      if (!hasOwner(next, new Date(ctx.now()))) {
+        throw apiError(
+          'last_owner',
+          'this change would leave the workspace without an owner: keep an owner binding or an unexpired owner grant',
+        );
+      }
+      const patched = await inCluster(`workspace "${used.workspace.metadata.name}"`, () =>
+        ctx
+          .workspaces!.kube.resource<Workspace>(WORKSPACE_KIND)
+          .patch(used.workspace.metadata.name, {
+            metadata: { resourceVersion: seen ?? used.workspace.metadata.resourceVersion },
+            spec: next,
+          }),
       );
-    }
-    let change: AccessSpec;
-    try {
-      change = parseAccessChange(fields);
-    } catch (err) {
-      throw apiError('invalid_request', (err as Error).message);
-    }
-    const { spec } = used.workspace;
-    const next: AccessSpec = {
-      roleBindings: change.roleBindings ?? spec.roleBindings ?? [],
-      directGrants: change.directGrants ?? spec.directGrants ?? [],
-      anonymousAccess: change.anonymousAccess ?? spec.anonymousAccess ?? { enabled: false },
-    };
-    if (!hasOwner(next, new Date(ctx.now()))) {
-      throw apiError(
-        'last_owner',
-        'this change would leave the workspace without an owner: keep an owner binding or an unexpired owner grant',
-      );
-    }
-    const patched = await inCluster(`workspace "${used.workspace.metadata.name}"`, () =>
-      ctx.workspaces!.kube.resource<Workspace>(WORKSPACE_KIND).patch(used.workspace.metadata.name, {
-        metadata: { resourceVersion: seen ?? used.workspace.metadata.resourceVersion },
-        spec: next,
-      }),
-    );
-    return { access: accessView(patched, new Date(ctx.now())) };
-  });
+      return { access: accessView(patched, new Date(ctx.now())) };
+    },
+  );
 }
 
 /** Creates the object, or replaces its spec when it exists; says which it did. */

@@ -1,5 +1,5 @@
 import type { Kube, Workspace, WorkspaceRole } from '@paddock/kube';
-import { apiError } from '../http/errors.js';
+import { DashboardError } from '../errors.js';
 import type { Principal } from '../auth/identity.js';
 import { subjectOf } from './access.js';
 import type { WorkspaceDirectory } from './directory.js';
@@ -42,12 +42,12 @@ export function workspaceFor(
   now: Date,
 ): WorkspaceInUse {
   if (workspaces === undefined) {
-    throw apiError('unavailable', 'no cluster is configured, so there are no workspaces');
+    throw new DashboardError('unavailable', 'no cluster is configured, so there are no workspaces');
   }
   const found = isObjectName(name)
     ? workspaces.directory.find(name, subjectOf(principal), now)
     : undefined;
-  if (found === undefined) throw apiError('not_found', `no workspace named "${name}"`);
+  if (found === undefined) throw new DashboardError('not_found', `no workspace named "${name}"`);
   return {
     ...found,
     cluster: () => workspaces.tokens.clientFor(found.workspace, found.role),

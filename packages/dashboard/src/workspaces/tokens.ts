@@ -1,5 +1,5 @@
 import type { Kube, Workspace, WorkspaceRole } from '@paddock/kube';
-import { apiError } from '../http/errors.js';
+import { DashboardError } from '../errors.js';
 
 /** Lifetime asked for a workspace token, and how long before its end it is replaced. */
 export const TOKEN_SECONDS = 600;
@@ -28,7 +28,7 @@ export class WorkspaceTokens {
     const namespace = workspace.spec.namespace.name;
     const account = workspace.status?.serviceAccounts?.[role];
     if (account === undefined || account === '') {
-      throw apiError(
+      throw new DashboardError(
         'unavailable',
         `workspace ${workspace.metadata.name} is not ready: its ${role} ServiceAccount does not exist yet`,
       );
@@ -58,7 +58,7 @@ export class WorkspaceTokens {
         expiresAt: Number.isNaN(expiresAt) ? this.now() + TOKEN_SECONDS * 1000 : expiresAt,
       };
     } catch (err) {
-      throw apiError(
+      throw new DashboardError(
         'unavailable',
         `no token could be minted for the workspace's ServiceAccount ${namespace}/${account}: ${
           err instanceof Error ? err.message : String(err)

@@ -3,7 +3,7 @@ import { KubeConfig, Log } from '@kubernetes/client-node';
 import { CORE_KINDS, resourcePath, type ApiResource } from './kinds.js';
 import { loadKubeConfig, type ClusterTarget } from './kube-config.js';
 import { ResourceClient, type KubeObject } from './resource-client.js';
-import { RestClient } from './rest.js';
+import { RestClient, type AgentPool } from './rest.js';
 
 /** Shortest and default lifetime of a minted ServiceAccount token, in seconds (Kubernetes' own). */
 export const MIN_TOKEN_SECONDS = 600;
@@ -40,9 +40,16 @@ export interface KubeEvent extends KubeObject {
  */
 export class Kube {
   readonly rest: RestClient;
+  /** Whether the keep-alive agents are this client's own (else a parent's, which ends them). */
+  private readonly ownsAgents: boolean;
 
-  constructor(readonly config: KubeConfig) {
-    this.rest = new RestClient(config);
+  constructor(
+    readonly config: KubeConfig,
+    /** A parent's agents, for a client that shares its connections (see `as`). */
+    agents?: AgentPool,
+  ) {
+    this.rest = new RestClient(config, agents);
+    this.ownsAgents = agents === undefined;
   }
 
   /** The cluster of the environment (see loadKubeConfig), or the one named. */
@@ -57,7 +64,16 @@ export class Kube {
     // The same server and certificate authority, another user.
     const config = new KubeConfig();
     config.loadFromClusterAndUser(cluster, { name: 'token', token });
-    return new Kube(config);
+    // Its connections are this client's: made once for every token, ended by this one's close().
+    return new Kube(config, this.rest.agents);
+  }
+
+  /**
+   * Ends the client's keep-alive connections (those of its `as` clients too); watches end on their
+   * own stop functions. A client made by `as` leaves them to the client it came from.
+   */
+  close(): void {
+    if (this.ownsAgents) this.rest.agents.close();
   }
 
   resource<T extends KubeObject>(kind: ApiResource): ResourceClient<T> {

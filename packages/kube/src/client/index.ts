@@ -21,7 +21,20 @@ export {
   type InformerEvent,
   type InformerHandler,
 } from './informer.js';
-export { RestClient, PATCH_TYPES, type PatchType } from './rest.js';
+export {
+  WorkQueue,
+  retryDelayMs,
+  outcomeOf,
+  nextLookMs,
+  DEFAULT_BASE_RETRY_MS,
+  DEFAULT_MAX_RETRY_MS,
+  type KeyHandler,
+  type ProcessOutcome,
+  type ProcessResult,
+  type QueueClock,
+  type WorkQueueOptions,
+} from './work-queue.js';
+export { AgentPool, RestClient, PATCH_TYPES, type PatchType } from './rest.js';
 export {
   KubeError,
   NotFoundError,

@@ -15,8 +15,7 @@ function keyOf(object: KubeObject): string {
 
 /** managedFields is often the bulk of an object and no reader of a local copy needs it. */
 export function withoutManagedFields<T extends KubeObject>(object: T): T {
-  const metadata: (KubeObject['metadata'] & { managedFields?: unknown }) | undefined =
-    object.metadata;
+  const metadata = object.metadata;
   if (metadata?.managedFields === undefined) return object;
   const { managedFields: _dropped, ...rest } = metadata;
   return { ...object, metadata: rest };

@@ -6,7 +6,7 @@ import { apiVersionOf, resourcePath, type ApiResource } from './kinds.js';
 export interface KubeObject {
   apiVersion?: string;
   kind?: string;
-  metadata?: Partial<ObjectMeta> & { generateName?: string };
+  metadata?: Partial<ObjectMeta>;
 }
 
 export interface ListOptions {

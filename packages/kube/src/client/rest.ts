@@ -23,36 +23,55 @@ export type Query = Record<string, string | number | boolean | undefined>;
  * Keep-alive agents, one per set of TLS options. The library makes a new agent for every request,
  * so each request paid a TLS handshake and a certificate context of its own (time, and native
  * memory the process kept); requests with the same TLS options now share connections, those of
- * other tokens to the same cluster included.
+ * other tokens to the same cluster included (a client's `as(token)` clients share its pool). The
+ * pool belongs to the client that made it and ends with it: `close()` destroys its agents.
  */
-const sharedAgents = new Map<string, HttpsAgent>();
+export class AgentPool {
+  private readonly agents = new Map<string, HttpsAgent>();
+  private closed = false;
 
-function sharedAgent(fresh: HttpsAgent): HttpsAgent {
-  const options: AgentOptions = fresh.options;
-  const text = (value: unknown) =>
-    Buffer.isBuffer(value)
-      ? value.toString('base64')
-      : typeof value === 'string' || typeof value === 'boolean'
-        ? String(value)
-        : JSON.stringify(value ?? null);
-  const key = [
-    options.ca,
-    options.cert,
-    options.key,
-    options.pfx,
-    options.passphrase,
-    options.rejectUnauthorized,
-    options.servername,
-  ]
-    .map(text)
-    .join('\0');
-  let agent = sharedAgents.get(key);
-  if (agent === undefined) {
-    agent = new HttpsAgent({ ...options, keepAlive: true, maxSockets: 64, maxFreeSockets: 16 });
-    sharedAgents.set(key, agent);
+  /** The pool's agent for the TLS options of `fresh`, which is destroyed. */
+  agentFor(fresh: HttpsAgent): HttpsAgent {
+    const options: AgentOptions = fresh.options;
+    const text = (value: unknown) =>
+      Buffer.isBuffer(value)
+        ? value.toString('base64')
+        : typeof value === 'string' || typeof value === 'boolean'
+          ? String(value)
+          : JSON.stringify(value ?? null);
+    const key = [
+      options.ca,
+      options.cert,
+      options.key,
+      options.pfx,
+      options.passphrase,
+      options.rejectUnauthorized,
+      options.servername,
+    ]
+      .map(text)
+      .join('\0');
+    // A closed pool keeps nothing: a late request gets an agent of its own, as the library's.
+    if (this.closed) return fresh;
+    let agent = this.agents.get(key);
+    if (agent === undefined) {
+      agent = new HttpsAgent({ ...options, keepAlive: true, maxSockets: 64, maxFreeSockets: 16 });
+      this.agents.set(key, agent);
+    }
+    fresh.destroy();
+    return agent;
   }
-  fresh.destroy();
-  return agent;
+
+  /** Agents kept, for tests. */
+  get size(): number {
+    return this.agents.size;
+  }
+
+  /** Destroys every agent and its connections. */
+  close(): void {
+    this.closed = true;
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
 }
 
 /**
@@ -62,6 +81,8 @@ function sharedAgent(fresh: HttpsAgent): HttpsAgent {
  * the server sent them, for every kind alike.
  */
 class RawApi extends KubernetesObjectApi {
+  agents: AgentPool | undefined;
+
   async send(
     method: HttpMethod,
     path: string,
@@ -81,8 +102,8 @@ class RawApi extends KubernetesObjectApi {
     await this.configuration.authMethods.default?.applySecurityAuthentication(context);
     const agent = context.getAgent();
     // Only plain HTTPS agents are shared: proxy agents carry their own connection logic.
-    if (agent instanceof HttpsAgent && agent.constructor === HttpsAgent) {
-      context.setAgent(sharedAgent(agent));
+    if (this.agents && agent instanceof HttpsAgent && agent.constructor === HttpsAgent) {
+      context.setAgent(this.agents.agentFor(agent));
     }
     let response;
     try {
@@ -99,8 +120,13 @@ export class RestClient {
   private readonly api: RawApi;
   private readonly watcher: Watch;
 
-  constructor(readonly config: KubeConfig) {
+  constructor(
+    readonly config: KubeConfig,
+    /** Where keep-alive agents come from; the client's own unless shared with it. */
+    readonly agents: AgentPool = new AgentPool(),
+  ) {
     this.api = config.makeApiClient(RawApi);
+    this.api.agents = agents;
     this.watcher = new Watch(config);
   }
 

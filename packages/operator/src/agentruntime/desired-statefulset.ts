@@ -38,7 +38,7 @@ export const TMP_SIZE_LIMIT = '1Gi';
 export const HOME_VOLUME = 'home';
 export const HOME_MOUNT_PATH = '/home/sandbox';
 export const HOME_SIZE_LIMIT = '2Gi';
-/** The sandbox image's own user and group (deploy/images/sandbox). */
+/** The sandbox image's own user and group (deploy/images/Dockerfile, target sandbox). */
 export const SANDBOX_UID = 10001;
 /** Above the sandbox's one shutdown grace budget (SVC_SHUTDOWN_GRACE_MS, 10 s). */
 export const TERMINATION_GRACE_SECONDS = 15;

@@ -9,6 +9,8 @@ import {
   type Kube,
   type KubeObject,
   type Workspace,
+  WorkQueue,
+  type ProcessResult,
 } from '@paddock/kube';
 import {
   AGENT_APP_NAME,
@@ -31,7 +33,6 @@ import { LABEL_APP_NAME } from '../agentruntime/agent-labels.js';
 import type { EventRecorder } from '../runtime/events.js';
 import type { OperatorMetrics } from '../runtime/metrics.js';
 import { writeStatusIfChanged } from '../runtime/status.js';
-import { WorkQueue, type ProcessResult } from '../runtime/work-queue.js';
 import { agentClients, type AgentClients } from './agent-runtime/clients.js';
 import { leanAgent, leanPod, type LeanAgent, type LeanPod } from './agent-runtime/lean-objects.js';
 import {
@@ -247,7 +248,7 @@ export class AgentRuntimeController {
       );
     }
     const now = new Date(this.now());
-    const resync = { requeueAfterMs: this.resyncMs };
+    const resync = { resyncAfterMs: this.resyncMs };
 
     const workspace = workspaceOfNamespace(this.workspaces.list(), namespace);
     if (workspace === undefined) {

@@ -7,11 +7,12 @@ import {
   type Kube,
   type ResourceClient,
   type ToolRegistry,
+  WorkQueue,
+  type ProcessResult,
 } from '@paddock/kube';
 import type { EventRecorder } from '../runtime/events.js';
 import type { OperatorMetrics } from '../runtime/metrics.js';
 import { statusChanged, writeStatusIfChanged } from '../runtime/status.js';
-import { WorkQueue, type ProcessResult } from '../runtime/work-queue.js';
 import { discoverHandler, registryStatus } from '../toolregistry/index.js';
 import { phaseEvent } from './tool-registry/phase-event.js';
 import { discoveryService, type Service } from './tool-registry/service-address.js';
@@ -158,7 +159,7 @@ export class ToolRegistryController {
     if (event !== undefined) {
       await this.deps.recorder.record(registry, event.type, event.reason, event.message);
     }
-    return { requeueAfterMs: this.deps.rediscoverMs };
+    return { resyncAfterMs: this.deps.rediscoverMs };
   }
 
   /** Reports Pending while a new generation is discovered; returns the object as written. */

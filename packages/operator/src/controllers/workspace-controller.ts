@@ -9,11 +9,12 @@ import {
   type ResourceClient,
   type Workspace,
   type WorkspaceStatus,
+  WorkQueue,
+  type ProcessResult,
 } from '@paddock/kube';
 import type { EventRecorder } from '../runtime/events.js';
 import type { OperatorMetrics } from '../runtime/metrics.js';
 import { writeStatusIfChanged } from '../runtime/status.js';
-import { WorkQueue, type ProcessResult } from '../runtime/work-queue.js';
 import {
   ANNOTATION_EXPIRES,
   ANNOTATION_OWNER_WORKSPACE,
@@ -259,7 +260,10 @@ export class WorkspaceController {
       roleBindings: { ready: false },
       ...(workspace.spec.networkPolicy?.isolate === true && { networkPolicy: { ready: false } }),
     };
+    // Unfinished work (a namespace still going or pending) is requeued; finished work is looked at
+    // again when something it wrote runs out (a grant's expiry, the daily budget), as a resync.
     let requeueAfterMs: number | undefined;
+    let resyncAfterMs: number | undefined;
     let rulesCount = 0;
     let agentControls: AgentControlsOutcome | undefined;
     const failures: unknown[] = [];
@@ -278,7 +282,7 @@ export class WorkspaceController {
       facts.roleBindings = await step(async () => {
         const expiry = await this.applyRoleBindings(workspace, now);
         if (expiry !== undefined) {
-          requeueAfterMs = Math.max(0, expiry.getTime() - now.getTime()) + EXPIRY_MARGIN_MS;
+          resyncAfterMs = Math.max(0, expiry.getTime() - now.getTime()) + EXPIRY_MARGIN_MS;
         }
       });
       // No condition covers the quota: a failure shows in the event and the retry.
@@ -309,8 +313,8 @@ export class WorkspaceController {
       workspace = agentControls.workspace;
       if (agentControls.budget) facts.budget = agentControls.budget;
       if (agentControls.suspended !== undefined) facts.suspended = agentControls.suspended;
-      if (agentControls.requeueAfterMs !== undefined) {
-        requeueAfterMs = Math.min(requeueAfterMs ?? Infinity, agentControls.requeueAfterMs);
+      if (agentControls.resyncAfterMs !== undefined) {
+        resyncAfterMs = Math.min(resyncAfterMs ?? Infinity, agentControls.resyncAfterMs);
       }
     }
     const costUsage = agentControls?.costUsage ?? workspace.status?.costUsage;
@@ -344,7 +348,10 @@ export class WorkspaceController {
       await this.deps.recorder.warning(workspace, 'ReconcileFailed', message);
       throw failures[0];
     }
-    return requeueAfterMs === undefined ? {} : { requeueAfterMs };
+    return {
+      ...(requeueAfterMs !== undefined && { requeueAfterMs }),
+      ...(resyncAfterMs !== undefined && { resyncAfterMs }),
+    };
   }
 
   /** Creates, updates or adopts the namespace, and says what state it is in. */

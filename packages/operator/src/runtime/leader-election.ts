@@ -161,7 +161,11 @@ export class LeaderElector {
   private async acquire(): Promise<boolean> {
     for (;;) {
       if (this.stopped) return false;
-      if ((await this.tryOnce(this.leaseDurationMs)) === 'acquired') return true;
+      const attempt = await this.tryOnce(this.leaseDurationMs);
+      if (attempt === 'acquired') return true;
+      if (attempt === 'held-by-other') {
+        this.logger.debug({ lease: this.options.name }, 'the leader lease is held by another');
+      }
       const jitter = 1 + Math.random() * ACQUIRE_JITTER;
       if (!(await this.wait(this.retryPeriodMs * jitter))) return false;
     }

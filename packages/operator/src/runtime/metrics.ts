@@ -1,5 +1,6 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ProcessOutcome } from './work-queue.js';
+import type { ProcessOutcome } from '@paddock/kube';
+import { collectProcessMetrics } from '@paddock/common/process-metrics';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Names of the operator's metrics, for dashboards and tests. */
 export const METRIC_NAMES = {
@@ -61,7 +62,7 @@ export class OperatorMetrics {
     });
     this.leader.set(0);
     if (options.processMetrics ?? true) {
-      collectDefaultMetrics({ register: this.registry, prefix: 'paddock_operator_' });
+      collectProcessMetrics(this.registry, 'paddock_operator_');
     }
   }
 

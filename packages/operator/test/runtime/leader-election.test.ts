@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { PassThrough } from 'node:stream';
+import { createLogger } from '@paddock/common';
 import { eventually } from '@paddock/testing';
 import { CORE_KINDS } from '@paddock/kube';
 import {
@@ -36,16 +37,25 @@ describe('leader election', () => {
     // A lease far longer than the test waits: the standby can only take over through release.
     const timing = { leaseDurationMs: 60_000, renewDeadlineMs: 40_000, retryPeriodMs: 100 };
     const started: string[] = [];
+    // What each replica logged, to see a standby try and find the lease taken.
+    const logged = { 'replica-a': '', 'replica-b': '' };
+    const loggerOf = (identity: keyof typeof logged) => {
+      const lines = new PassThrough();
+      lines.on('data', (chunk: Buffer) => (logged[identity] += chunk.toString()));
+      return createLogger({ name: 'operator', level: 'debug', destination: lines });
+    };
     const a = elector({
       name: 'handover',
       identity: 'replica-a',
       ...timing,
+      logger: loggerOf('replica-a'),
       onStartedLeading: () => started.push('replica-a'),
     });
     const b = elector({
       name: 'handover',
       identity: 'replica-b',
       ...timing,
+      logger: loggerOf('replica-b'),
       onStartedLeading: () => started.push('replica-b'),
     });
     a.start();
@@ -54,7 +64,13 @@ describe('leader election', () => {
       a.isLeader ? a : b.isLeader ? b : undefined,
     );
     const standby = leader === a ? b : a;
-    await sleep(500);
+    await eventually('the standby finding the lease taken', () =>
+      logged[standby.identity as keyof typeof logged].includes(
+        '"msg":"the leader lease is held by another"',
+      )
+        ? true
+        : undefined,
+    );
     assert.equal(standby.isLeader, false, 'only one leads');
     assert.deepEqual(started, [leader.identity]);
     const leases = cluster.kube.resource<Lease>(CORE_KINDS.lease);

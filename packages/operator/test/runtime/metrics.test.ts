@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { AddressInfo } from 'node:net';
-import { createHttpApp, silentLogger } from '@paddock/common';
+import {
+  createHttpApp,
+  metricNameProblems,
+  metricsOfExposition,
+  silentLogger,
+} from '@paddock/common';
+import { WorkQueue } from '@paddock/kube';
 import { METRIC_NAMES, OperatorMetrics, serveMetrics } from '../../src/runtime/metrics.js';
-import { WorkQueue } from '../../src/runtime/work-queue.js';
 
 describe('operator metrics', () => {
   const metrics = new OperatorMetrics();
@@ -53,5 +58,17 @@ describe('operator metrics', () => {
     assert.match(text, /^paddock_operator_workqueue_depth\{controller="workspace"\} 2$/m);
     assert.match(text, /^paddock_operator_leader 1$/m);
     assert.match(text, /^paddock_operator_process_resident_memory_bytes /m);
+  });
+
+  it('names every metric as Prometheus’ rules want, process metrics included', async () => {
+    const text = (await metrics.exposition()).body;
+    const described = metricsOfExposition(text);
+    assert.ok(described.length > 10, 'the process metrics are served');
+    assert.deepEqual(metricNameProblems(described), []);
+    // prom-client's gauges named *_total go; the gauges by type they sum up stay.
+    for (const gauge of ['active_handles', 'active_requests', 'active_resources']) {
+      assert.doesNotMatch(text, new RegExp(`nodejs_${gauge}_total`));
+    }
+    assert.match(text, /^# TYPE paddock_operator_nodejs_active_handles gauge$/m);
   });
 });

@@ -1,7 +1,15 @@
 import { cp, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@paddock/common';
-import { Informer, NotFoundError, sameJson, type Kube, type ResourceClient } from '@paddock/kube';
+import {
+  Informer,
+  NotFoundError,
+  sameJson,
+  WorkQueue,
+  type Kube,
+  type ResourceClient,
+} from '@paddock/kube';
+import { KeyedSerializer } from './keyed-serializer.js';
 import { claimFolder } from './mounts.js';
 import { PERSISTENT_VOLUME_CLAIMS, type PersistentVolumeClaim } from './pod.js';
 
@@ -37,6 +45,10 @@ export function boundStatus(claim: PersistentVolumeClaim): PersistentVolumeClaim
 const BIND_RETRY_MS = 1000;
 
 const keyOf = (namespace: string, claim: string) => `${namespace}/${claim}`;
+const splitKey = (key: string) => {
+  const slash = key.indexOf('/');
+  return { namespace: key.slice(0, slash), claim: key.slice(slash + 1) };
+};
 
 /**
  * The local provisioner and volume plugin in one: every claim is Bound at once to a folder of its
@@ -46,16 +58,26 @@ const keyOf = (namespace: string, claim: string) => `${namespace}/${claim}`;
 export class LocalClaims {
   private readonly informer: Informer<PersistentVolumeClaim>;
   private readonly client: ResourceClient<PersistentVolumeClaim>;
-  /** Per folder, the last operation queued on it. */
-  private readonly chains = new Map<string, Promise<void>>();
-  private readonly retries = new Set<NodeJS.Timeout>();
-  private stopped = false;
+  /** Operations on a folder (make, remove), one at a time per folder. */
+  private readonly folders = new KeyedSerializer();
+  /** Claims whose status is to say Bound, by namespace/claim. */
+  private readonly bindings: WorkQueue;
 
   constructor(private readonly options: LocalClaimsOptions) {
     this.client = options.kube.resource<PersistentVolumeClaim>(PERSISTENT_VOLUME_CLAIMS);
     this.informer = new Informer(this.client, {}, (err) =>
       options.logger.warn({ err }, 'claims watch failed; retrying'),
     );
+    this.bindings = new WorkQueue((key) => this.bind(key), {
+      workers: Number.POSITIVE_INFINITY,
+      baseRetryMs: BIND_RETRY_MS,
+      maxRetryMs: BIND_RETRY_MS,
+      onProcessed: (key, outcome, _seconds, err) => {
+        if (outcome === 'error') {
+          options.logger.warn({ err, claim: splitKey(key).claim }, 'could not bind a claim');
+        }
+      },
+    });
   }
 
   /** Resolves once the claims are listed, every one is Bound, and folders of gone claims are queued for removal. */
@@ -63,18 +85,18 @@ export class LocalClaims {
     this.informer.on((event, claim) => {
       const { name, namespace = '' } = claim.metadata;
       if (event === 'delete') void this.remove(namespace, name);
-      else void this.bind(claim);
+      else this.bindings.add(keyOf(namespace, name));
     });
+    this.bindings.start();
     this.informer.start();
     await this.informer.synced;
     await this.sweep();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     this.informer.stop();
-    for (const timer of this.retries) clearTimeout(timer);
-    await Promise.all(this.chains.values());
+    await this.bindings.shutdown();
+    await this.folders.idle();
   }
 
   exists(namespace: string, claim: string): boolean {
@@ -111,19 +133,14 @@ export class LocalClaims {
     });
   }
 
+  /** Runs a step on the claim's folder after those queued before it; a failure is logged. */
   private queue(namespace: string, claim: string, step: () => Promise<void>): Promise<void> {
-    const key = keyOf(namespace, claim);
-    const next = (this.chains.get(key) ?? Promise.resolve()).then(step).catch((err: unknown) => {
+    return this.folders.run(keyOf(namespace, claim), step).catch((err: unknown) => {
       this.options.logger.warn(
         { err, namespace, claim },
         'could not prepare or remove a claim folder',
       );
     });
-    this.chains.set(key, next);
-    void next.then(() => {
-      if (this.chains.get(key) === next) this.chains.delete(key);
-    });
-    return next;
   }
 
   /** Folders whose claim is gone (deleted while the node was stopped) are removed. */
@@ -140,26 +157,19 @@ export class LocalClaims {
     await Promise.all(removals);
   }
 
-  private async bind(claim: PersistentVolumeClaim): Promise<void> {
-    if (claim.metadata.deletionTimestamp !== undefined) return;
+  /** Writes the claim's Bound status, as it is now in the cache; a failure is retried. */
+  private async bind(key: string): Promise<void> {
+    const { namespace, claim: name } = splitKey(key);
+    const claim = this.informer.get(name, namespace);
+    if (claim === undefined || claim.metadata.deletionTimestamp !== undefined) return;
     const status = boundStatus(claim);
     if (sameJson(claim.status, status)) return;
     try {
-      await this.client.patch(
-        claim.metadata.name,
-        { status },
-        { namespace: claim.metadata.namespace, subresource: 'status' },
-      );
+      await this.client.patch(name, { status }, { namespace, subresource: 'status' });
     } catch (err) {
       // Deleted meanwhile: nothing to bind.
       if (err instanceof NotFoundError) return;
-      this.options.logger.warn({ err, claim: claim.metadata.name }, 'could not bind a claim');
-      const timer = setTimeout(() => {
-        this.retries.delete(timer);
-        const current = this.informer.get(claim.metadata.name, claim.metadata.namespace);
-        if (current && !this.stopped) void this.bind(current);
-      }, BIND_RETRY_MS);
-      this.retries.add(timer);
+      throw err;
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '@paddock/common';
+import type { SandboxMetrics } from '../metrics.js';
 import type { Workspace } from '../workspace/containment.js';
 import type { AuditSink } from './audit.js';
 import type { Identity } from './identity.js';
@@ -23,6 +24,8 @@ export interface ApiContext {
   selfPorts: Set<number>;
   logger: Logger;
   audit: AuditSink;
+  /** Where the open terminals and tunnels, and the tunnels' bytes, are counted. */
+  metrics?: SandboxMetrics | undefined;
   /** Environment for shells (exec, SSH): the sandbox's own secrets removed. */
   childEnv: NodeJS.ProcessEnv;
 }

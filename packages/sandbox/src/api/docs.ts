@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FeatureModule } from './listener.js';
-import { openApiYaml } from './openapi.js';
+import { openApiDescription } from './openapi.js';
+import { ROUTES } from './routes.js';
 
 /**
  * The sandbox's self-description, always mounted on the human-facing listener: the OpenAPI
@@ -121,16 +123,17 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 export const docsFeature: FeatureModule = async (app) => {
   const assets = await loadAssets();
   const page = docsPage(assets);
+  const { yaml } = await openApiDescription();
 
-  app.get('/api/openapi.yaml', (_req, reply) =>
+  app.get(ROUTES.openApi.path, { schema: ROUTES.openApi.schema }, (_req, reply) =>
     reply
       .header('content-type', 'application/yaml; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('x-content-type-options', 'nosniff')
-      .send(openApiYaml()),
+      .send(yaml),
   );
 
-  app.get('/api/docs', (_req, reply) =>
+  app.get(ROUTES.docs.path, { schema: ROUTES.docs.schema }, (_req, reply) =>
     reply
       .header('content-type', 'text/html; charset=utf-8')
       .header('content-security-policy', DOCS_CSP)
@@ -140,9 +143,9 @@ export const docsFeature: FeatureModule = async (app) => {
       .send(page),
   );
 
-  app.get<{ Params: { '*': string }; Querystring: { v?: unknown } }>(
-    '/api/docs/assets/*',
-    (req, reply) => {
+  app
+    .withTypeProvider<TypeBoxTypeProvider>()
+    .get(ROUTES.docsAsset.path, { schema: ROUTES.docsAsset.schema }, (req, reply) => {
       // An exact lookup in the allow-list: no name can reach another file, `..` included.
       const found = assets.get(req.params['*']);
       if (!found) {
@@ -161,6 +164,5 @@ export const docsFeature: FeatureModule = async (app) => {
         .header('x-content-type-options', 'nosniff');
       if (etagMatches(req.headers['if-none-match'], etag)) return reply.code(304).send();
       return reply.header('content-type', found.contentType).send(found.body);
-    },
-  );
+    });
 };

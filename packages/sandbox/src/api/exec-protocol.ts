@@ -1,4 +1,6 @@
 import { constants } from 'node:os';
+import { DEFAULT_COLS, DEFAULT_ROWS, ExecQuery, MAX_TERMINAL_SIDE } from './schemas.js';
+import { checkParameters } from './validation.js';
 import type { Parsed } from './websocket-upgrade.js';
 
 /**
@@ -6,13 +8,7 @@ import type { Parsed } from './websocket-upgrade.js';
  * bytes both ways, text frames carry the JSON control messages parsed and built here.
  */
 
-/** Terminal size when the query does not give one: the classic VT100 screen. */
-export const DEFAULT_COLS = 80;
-export const DEFAULT_ROWS = 24;
-/** Largest terminal side accepted; far beyond any screen, small enough to keep the pty sane. */
-export const MAX_TERMINAL_SIDE = 1000;
-/** Longest `command` accepted: a one-shot command line, not a script upload. */
-export const MAX_COMMAND_LENGTH = 8 * 1024;
+export { DEFAULT_COLS, DEFAULT_ROWS, MAX_COMMAND_LENGTH, MAX_TERMINAL_SIDE } from './schemas.js';
 /** Longest control message accepted; a resize or a signal is a few dozen bytes. */
 export const MAX_CONTROL_MESSAGE_LENGTH = 1024;
 
@@ -49,43 +45,18 @@ export interface ExitMessage {
   signal: string | null;
 }
 
-const EXEC_PARAMS = new Set(['cols', 'rows', 'command']);
-
-/** The query of GET /api/exec; a mistake is answered 400 before the upgrade. */
+/**
+ * The query of GET /api/exec (its schema, ExecQuery, says what is allowed), with the defaults
+ * filled in; a mistake is answered 400 before the upgrade.
+ */
 export function parseExecQuery(query: Record<string, unknown>): Parsed<ExecRequest> {
-  for (const name of Object.keys(query)) {
-    if (!EXEC_PARAMS.has(name))
-      return fail(`unknown query parameter "${name}"; use cols, rows and command`);
-  }
-  const cols = sideParam(query.cols, 'cols', DEFAULT_COLS);
-  if (!cols.ok) return cols;
-  const rows = sideParam(query.rows, 'rows', DEFAULT_ROWS);
-  if (!rows.ok) return rows;
-  const command = query.command;
-  if (command !== undefined) {
-    if (typeof command !== 'string') return fail('command must be given once');
-    if (command.trim() === '') return fail('command must not be empty');
-    if (command.length > MAX_COMMAND_LENGTH) {
-      return fail(`command must be at most ${MAX_COMMAND_LENGTH} characters`);
-    }
-  }
-  return { ok: true, value: { cols: cols.value, rows: rows.value, command } };
-}
-
-function sideParam(raw: unknown, name: string, fallback: number): Parsed<number> {
-  if (raw === undefined) return { ok: true, value: fallback };
-  if (typeof raw !== 'string') return fail(`${name} must be given once`);
-  const side = terminalSide(raw);
-  return side === undefined
-    ? fail(`${name} must be a whole number from 1 to ${MAX_TERMINAL_SIDE}, not "${raw}"`)
-    : { ok: true, value: side };
-}
-
-/** A terminal side written in plain digits, 1..MAX_TERMINAL_SIDE. */
-function terminalSide(text: string): number | undefined {
-  if (!/^\d{1,4}$/.test(text)) return undefined;
-  const n = Number(text);
-  return n >= 1 && n <= MAX_TERMINAL_SIDE ? n : undefined;
+  const checked = checkParameters(ExecQuery, query);
+  if (!checked.ok) return checked;
+  const { cols, rows, command } = checked.value;
+  return {
+    ok: true,
+    value: { cols: cols ?? DEFAULT_COLS, rows: rows ?? DEFAULT_ROWS, command },
+  };
 }
 
 function isSide(value: unknown): value is number {

@@ -12,6 +12,7 @@ import {
   type ExecRequest,
 } from './exec-protocol.js';
 import type { FeatureModule } from './listener.js';
+import { ROUTES } from './routes.js';
 import { PtyInput } from './pty-input.js';
 import { hangUpSession, hasExited, signalForeground } from './terminal-session.js';
 import {
@@ -36,14 +37,14 @@ const SPAWN_FAILED_EXIT = 127;
 
 /** WebSocket GET /api/exec: an interactive shell (or one command) under a pseudo-terminal. */
 export const execFeature: FeatureModule = (app, ctx) => {
-  return Promise.resolve(
-    mountWebSocketRoute(
-      app,
-      '/api/exec',
-      parseExecQuery,
-      (socket, query, sub) => new Terminal(socket, query, sub, ctx),
-    ),
+  const terminals = mountWebSocketRoute(
+    app,
+    ROUTES.exec,
+    parseExecQuery,
+    (socket, query, sub) => new Terminal(socket, query, sub, ctx),
   );
+  ctx.metrics?.trackTerminals(terminals);
+  return Promise.resolve(terminals);
 };
 
 /** One terminal: a shell under a pty, wired to one WebSocket, audited once when the shell ends. */

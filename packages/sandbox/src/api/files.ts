@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HttpError, httpErrors, type Logger } from '@paddock/common';
 import { PathError, type Workspace } from '../workspace/containment.js';
 import { SharedWatcher } from '../workspace/shared-watcher.js';
@@ -17,7 +18,8 @@ import {
 } from './events.js';
 import { sendFile } from './file.js';
 import type { FeatureModule } from './listener.js';
-import { listTree, TREE_MAX_DEPTH, TREE_MAX_ENTRIES } from './tree.js';
+import { ROUTES } from './routes.js';
+import { listTree, TREE_MAX_ENTRIES } from './tree.js';
 
 /**
  * The file routes of -enable-api: the tree, one file's bytes, change events and the whole workspace
@@ -31,10 +33,10 @@ export const filesFeature: FeatureModule = (app, ctx) => {
   const downloads = new Set<ServerResponse>();
   let closing = false;
 
-  app.get('/api/tree', async (req) => {
-    const query = req.query as Record<string, unknown>;
-    const depth = parseDepth(queryParam(query, 'depth'));
-    const real = await resolve(workspace, queryParam(query, 'path') || '.');
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  routes.get(ROUTES.tree.path, { schema: ROUTES.tree.schema }, async (req) => {
+    const { depth } = req.query;
+    const real = await resolve(workspace, req.query.path || '.');
     const display = workspace.relative(real);
     try {
       if (!isFolderInside(workspace, real))
@@ -49,10 +51,8 @@ export const filesFeature: FeatureModule = (app, ctx) => {
     }
   });
 
-  app.get('/api/file', async (req, reply) => {
-    const path = queryParam(req.query as Record<string, unknown>, 'path');
-    if (!path) throw httpErrors.invalidRequest('the path query parameter is required');
-    const real = await resolve(workspace, path);
+  routes.get(ROUTES.file.path, { schema: ROUTES.file.schema }, async (req, reply) => {
+    const real = await resolve(workspace, req.query.path);
     const display = workspace.relative(real);
     try {
       sendFile(reply, req.headers, workspace, real, display, req.method === 'HEAD');
@@ -63,38 +63,46 @@ export const filesFeature: FeatureModule = (app, ctx) => {
   });
 
   // HEAD would open a stream or build a zip for nothing: these two answer GET only (HEAD gets 405).
-  app.get('/api/events', { exposeHeadRoute: false }, async (req, reply) => {
-    if (streams.full)
-      throw httpErrors.unavailable('too many event streams are open; try again later');
-    reply.hijack();
-    await streams.start(reply.raw, parseLastEventId(req.headers['last-event-id']));
-  });
+  routes.get(
+    ROUTES.events.path,
+    { schema: ROUTES.events.schema, exposeHeadRoute: false },
+    async (req, reply) => {
+      if (streams.full)
+        throw httpErrors.unavailable('too many event streams are open; try again later');
+      reply.hijack();
+      await streams.start(reply.raw, parseLastEventId(req.headers['last-event-id']));
+    },
+  );
 
-  app.get('/api/download', { exposeHeadRoute: false }, async (req, reply) => {
-    if (downloads.size >= MAX_CONCURRENT_DOWNLOADS) {
-      throw httpErrors.unavailable(
-        `${MAX_CONCURRENT_DOWNLOADS} downloads are running; try again later`,
-      );
-    }
-    reply.hijack();
-    const res = reply.raw;
-    // However long the zip takes, no timeout may cut it: the client's pace is the only limit.
-    res.setTimeout(0);
-    downloads.add(res);
-    const started = Date.now();
-    const fileName = downloadFileName(new Date(started));
-    try {
-      await sendWorkspaceZip(workspace.root, res, fileName, logger);
-      logger.info({ sub: req.identity.sub, ms: Date.now() - started }, 'workspace downloaded');
-    } catch (err) {
-      if (closing) logger.info({ sub: req.identity.sub }, 'download stopped by the shutdown');
-      else if (err instanceof ClientGone)
-        logger.info({ sub: req.identity.sub }, 'download cancelled by the client');
-      else logger.warn({ err, sub: req.identity.sub }, 'download aborted');
-    } finally {
-      downloads.delete(res);
-    }
-  });
+  routes.get(
+    ROUTES.download.path,
+    { schema: ROUTES.download.schema, exposeHeadRoute: false },
+    async (req, reply) => {
+      if (downloads.size >= MAX_CONCURRENT_DOWNLOADS) {
+        throw httpErrors.unavailable(
+          `${MAX_CONCURRENT_DOWNLOADS} downloads are running; try again later`,
+        );
+      }
+      reply.hijack();
+      const res = reply.raw;
+      // However long the zip takes, no timeout may cut it: the client's pace is the only limit.
+      res.setTimeout(0);
+      downloads.add(res);
+      const started = Date.now();
+      const fileName = downloadFileName(new Date(started));
+      try {
+        await sendWorkspaceZip(workspace.root, res, fileName, logger);
+        logger.info({ sub: req.identity.sub, ms: Date.now() - started }, 'workspace downloaded');
+      } catch (err) {
+        if (closing) logger.info({ sub: req.identity.sub }, 'download stopped by the shutdown');
+        else if (err instanceof ClientGone)
+          logger.info({ sub: req.identity.sub }, 'download cancelled by the client');
+        else logger.warn({ err, sub: req.identity.sub }, 'download aborted');
+      } finally {
+        downloads.delete(res);
+      }
+    },
+  );
 
   // Nothing watches the workspace until /api/events has a subscriber.
   return Promise.resolve({
@@ -118,23 +126,6 @@ export function keepAliveSeconds(env: NodeJS.ProcessEnv, logger?: Logger): numbe
     `SVC_API_KEEPALIVE_SECONDS is not a positive number; using ${DEFAULT_KEEPALIVE_SECONDS}`,
   );
   return DEFAULT_KEEPALIVE_SECONDS;
-}
-
-/** `depth`: absent (no limit but the entry cap) or an integer from 1 to TREE_MAX_DEPTH. */
-export function parseDepth(value: string | undefined): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const depth = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(depth >= 1 && depth <= TREE_MAX_DEPTH)) {
-    throw httpErrors.invalidRequest(`depth must be an integer from 1 to ${TREE_MAX_DEPTH}`);
-  }
-  return depth;
-}
-
-/** A query parameter given at most once. */
-function queryParam(query: Record<string, unknown>, name: string): string | undefined {
-  const value = query[name];
-  if (value === undefined || typeof value === 'string') return value;
-  throw httpErrors.invalidRequest(`the ${name} query parameter must be given once`);
 }
 
 /** Whether `real` is a folder, asked of a descriptor opened without following symlinks. */

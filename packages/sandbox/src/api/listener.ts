@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiContext, FeatureHandle } from './context.js';
 import { identityFromHeaders, type Identity } from './identity.js';
 import { verifyProof } from './identity-proof.js';
-import { allowedMethods } from './routes.js';
+import { allowedMethods, routeAt } from './routes.js';
+import { validatorCompiler } from '@paddock/common/schema-validation';
 
 /** Request bodies of this listener are small JSON documents (SSH keys). */
 export const API_BODY_LIMIT = 64 * 1024;
@@ -56,12 +57,19 @@ export async function createApiListener(options: ApiListenerOptions): Promise<Ap
       .send({ error: 'not_found', message: `no route for ${req.method} ${path}` });
   };
   const app = createHttpApp({ logger, bodyLimit: API_BODY_LIMIT, notFound });
+  app.setValidatorCompiler(validatorCompiler);
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
   const mounted: string[] = [];
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') mounted.push(`${method} ${route.url}`);
+      if (method === 'HEAD') continue;
+      // One contract per route: a module mounts only what the table lists, with the table's
+      // schema, so that what is validated is what the description says.
+      if (routeAt(method, route.url)?.schema !== route.schema) {
+        throw new Error(`${method} ${route.url} is not mounted with its schema from routes.ts`);
+      }
+      mounted.push(`${method} ${route.url}`);
     }
   });
 

@@ -4,6 +4,9 @@ import type { WebSocket } from 'ws';
 import { auditLine } from './audit.js';
 import type { ApiContext } from './context.js';
 import type { FeatureModule } from './listener.js';
+import { ROUTES } from './routes.js';
+import { PortForwardQuery } from './schemas.js';
+import { checkParameters } from './validation.js';
 import {
   asBuffer,
   CLOSE,
@@ -16,8 +19,7 @@ import {
 
 /** The only host a tunnel reaches: services of the workspace's own container. */
 export const TARGET_HOST = '127.0.0.1';
-export const MIN_PORT = 1;
-export const MAX_PORT = 65535;
+export { MAX_PORT, MIN_PORT } from './schemas.js';
 /**
  * Bytes queued towards the client beyond which the target is no longer read. Large enough that a
  * fast client never waits on the round trip of a resume, small enough to bound memory per tunnel.
@@ -42,27 +44,10 @@ export const EOF_FRAME = 'eof';
 /** Close code of a client that sends bytes after its own end-of-stream frame. */
 const PROTOCOL_ERROR = 1002;
 
-/** The port of GET /api/port-forward?port=N: plain digits, 1..65535, and no other parameter. */
+/** The port of GET /api/port-forward?port=N, as its schema (PortForwardQuery) allows it. */
 export function parsePortQuery(query: Record<string, unknown>): Parsed<number> {
-  for (const name of Object.keys(query)) {
-    if (name !== 'port') {
-      return {
-        ok: false,
-        error: `unknown query parameter "${name}"; the tunnel always reaches ${TARGET_HOST}, give only port`,
-      };
-    }
-  }
-  const raw = query.port;
-  if (raw === undefined) return { ok: false, error: 'the port query parameter is required' };
-  if (typeof raw !== 'string') return { ok: false, error: 'port must be given once' };
-  const port = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
-  if (!(port >= MIN_PORT && port <= MAX_PORT)) {
-    return {
-      ok: false,
-      error: `port must be a whole number from ${MIN_PORT} to ${MAX_PORT}, not "${raw}"`,
-    };
-  }
-  return { ok: true, value: port };
+  const checked = checkParameters(PortForwardQuery, query);
+  return checked.ok ? { ok: true, value: checked.value.port } : checked;
 }
 
 /**
@@ -97,14 +82,14 @@ export function targetFailureReason(code: string | undefined, port: number): str
 
 /** WebSocket GET /api/port-forward?port=N: a raw TCP tunnel to 127.0.0.1:N. */
 export const portForwardFeature: FeatureModule = (app, ctx) => {
-  return Promise.resolve(
-    mountWebSocketRoute(
-      app,
-      '/api/port-forward',
-      (query) => checkTarget(parsePortQuery(query), ctx.selfPorts),
-      (socket, query, sub) => new Tunnel(socket, query, sub, ctx),
-    ),
+  const tunnels = mountWebSocketRoute(
+    app,
+    ROUTES.portForward,
+    (query: Record<string, unknown>) => checkTarget(parsePortQuery(query), ctx.selfPorts),
+    (socket, query, sub) => new Tunnel(socket, query, sub, ctx),
   );
+  ctx.metrics?.trackTunnels(tunnels);
+  return Promise.resolve(tunnels);
 };
 
 /**
@@ -176,6 +161,7 @@ class Tunnel implements RouteSession {
       if (!tcp.writable) return; // the target is gone: nothing can take these bytes any more
       const bytes = asBuffer(data);
       this.bytesIn += bytes.length;
+      this.ctx.metrics?.countTunnelBytes('in', bytes.length);
       if (!tcp.write(bytes)) socket.pause();
     });
     tcp.on('drain', () => socket.resume());
@@ -184,6 +170,7 @@ class Tunnel implements RouteSession {
     tcp.on('data', (chunk: Buffer) => {
       if (socket.readyState !== socket.OPEN) return; // the client left; the target is being closed
       this.bytesOut += chunk.length;
+      this.ctx.metrics?.countTunnelBytes('out', chunk.length);
       socket.send(chunk, { binary: true }, this.afterSend);
       if (!this.targetPaused && socket.bufferedAmount > CLIENT_HIGH_WATER_BYTES) {
         this.targetPaused = true;

@@ -1,5 +1,5 @@
 import { env, httpErrors, loadConfig } from '@paddock/common';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type { FeatureHandle } from './context.js';
 
@@ -59,11 +59,23 @@ export function answerUpgradeRequired(req: FastifyRequest, reply: FastifyReply):
  * happen before the handshake, so a refused client never holds an open socket.
  */
 export function upgradeGate(
-  parse: (query: Record<string, unknown>) => Parsed<unknown>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  done: (err?: Error) => void,
+): void {
+  if (!req.ws) return answerUpgradeRequired(req, reply);
+  done();
+}
+
+/**
+ * After the schema's check, the route's own rule on the query (a domain rule no schema says, such
+ * as the tunnel's refusal of the sandbox's own ports): a refusal is a 400 before the handshake.
+ */
+function domainGate<Q>(
+  parse: (query: Q) => Parsed<unknown>,
 ): (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void {
-  return (req, reply, done) => {
-    if (!req.ws) return answerUpgradeRequired(req, reply);
-    const parsed = parse(req.query as Record<string, unknown>);
+  return (req, _reply, done) => {
+    const parsed = parse(req.query as Q);
     done(parsed.ok ? undefined : httpErrors.invalidRequest(parsed.error));
   };
 }
@@ -158,26 +170,29 @@ export interface RouteSession extends LiveSession {
 }
 
 /**
- * Mounts a WebSocket route the way the terminal and tunnel routes share: the query is checked before
- * the handshake (a mistake is an HTTP 400 and no upgrade happens), a plain request gets 426, every
- * session is kept alive with pings and tracked so that shutdown can end it. The returned handle is
- * the feature's.
+ * Mounts a WebSocket route the way the terminal and tunnel routes share: a plain request gets 426
+ * whatever else is wrong with it, then the query is checked (the route's schema, then `parse`)
+ * before the handshake, so a mistake is an HTTP 400 and no upgrade happens; every session is kept
+ * alive with pings and tracked so that shutdown can end it. The returned handle is the feature's.
  */
-export function mountWebSocketRoute<Q>(
+export function mountWebSocketRoute<Q, V>(
   app: FastifyInstance,
-  url: string,
-  parse: (query: Record<string, unknown>) => Parsed<Q>,
-  open: (socket: WebSocket, query: Q, sub: string) => RouteSession,
+  route: { path: string; schema: FastifySchema },
+  parse: (query: Q) => Parsed<V>,
+  open: (socket: WebSocket, value: V, sub: string) => RouteSession,
 ): LiveSessions {
   const sessions = new LiveSessions();
   const pingMs = pingIntervalMs();
   app.route({
     method: 'GET',
-    url,
-    preValidation: upgradeGate(parse),
+    url: route.path,
+    schema: route.schema,
+    // preValidation runs before the schema's check: the 426 comes first.
+    preValidation: upgradeGate,
+    preHandler: domainGate(parse),
     handler: answerUpgradeRequired,
     wsHandler: (socket, req) => {
-      const parsed = parse(req.query as Record<string, unknown>);
+      const parsed = parse(req.query as Q);
       if (!parsed.ok) return closeWith(socket, CLOSE.policyViolation, parsed.error); // validated before
       const session = open(socket, parsed.value, req.identity.sub);
       sessions.add(session);

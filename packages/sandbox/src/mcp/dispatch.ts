@@ -6,6 +6,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '@paddock/common';
 import { z } from 'zod';
+import { UNKNOWN_TOOL, type ToolCallResult } from '../metrics.js';
 import { PathError } from '../workspace/containment.js';
 import { ToolFailure, type Tool, type ToolContext } from './tool.js';
 
@@ -48,6 +49,8 @@ export interface CallOptions {
   ctx: ToolContext;
   scrub: (text: string) => string;
   logger: Logger;
+  /** Told how each call ended and how long it took (the metrics). */
+  observe?: (tool: string, result: ToolCallResult, seconds: number) => void;
 }
 
 /**
@@ -59,7 +62,7 @@ export interface CallOptions {
 export async function callTool(
   name: string,
   args: Record<string, unknown> | undefined,
-  { tools, ctx, scrub, logger }: CallOptions,
+  { tools, ctx, scrub, logger, observe }: CallOptions,
 ): Promise<CallToolResult> {
   const started = performance.now();
   let result: CallToolResult | undefined;
@@ -74,10 +77,17 @@ export async function callTool(
   } finally {
     // One line per call, however it ended; a JSON-RPC error shows as isError with no bytes.
     const first = result?.content[0];
+    const ms = performance.now() - started;
+    // A name the tool set lacks is the caller's text: never a label of its own.
+    observe?.(
+      tools.get(name) ? name : UNKNOWN_TOOL,
+      result === undefined ? 'failed' : result.isError === true ? 'error' : 'ok',
+      ms / 1000,
+    );
     logger.info(
       {
         tool: scrub(name),
-        ms: Math.round((performance.now() - started) * 100) / 100,
+        ms: Math.round(ms * 100) / 100,
         isError: result === undefined || result.isError === true,
         bytes: first?.type === 'text' ? Buffer.byteLength(first.text) : 0,
       },

@@ -5,7 +5,6 @@ import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/
 import { createHttpApp, Health, type Logger, type StopBudget } from '@paddock/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InFlight } from './in-flight.js';
-import { killAllProcessGroupsNow } from './process-group.js';
 import { createMcpServer, type McpContext } from './server.js';
 import { SessionState } from './session.js';
 import { IDLE_SWEEP_MS, McpSessions, type McpSession } from './sessions.js';
@@ -90,6 +89,16 @@ export function createMcpListener(
   const health = new Health();
   health.register(app);
   const sessions = new McpSessions(options.clock);
+  const { metrics } = base;
+  if (metrics) {
+    metrics.trackSessions(sessions);
+    // Beside the probes and outside the MCP routes' Origin and token checks, as the probes are:
+    // what Prometheus scrapes inside the cluster. Counts and durations only, no workspace content.
+    app.get('/metrics', async (_req, reply) => {
+      const { contentType, body } = await metrics.exposition();
+      return reply.type(contentType).send(body);
+    });
+  }
   const inFlight = new InFlight();
   let closing = false;
   const context: McpContext = {
@@ -105,7 +114,7 @@ export function createMcpListener(
     id: string,
     req: FastifyRequest,
   ): McpSession {
-    const state = new SessionState();
+    const state = new SessionState(base.groups);
     return {
       id,
       kind,
@@ -344,8 +353,9 @@ export function createMcpListener(
     const finished = await inFlight.idle(budget ? budget.remainingMs() : SHUTDOWN_WAIT_MS);
     if (!finished) {
       logger.warn({ calls: inFlight.size }, 'tool calls still running at shutdown; killing them');
-      // The grace period is spent: no time is left for SIGTERM's own grace.
-      killAllProcessGroupsNow();
+      // The grace period is spent: no time is left for SIGTERM's own grace. Only this listener's
+      // commands: another listener of the process keeps its own.
+      base.groups.killAllNow();
     }
     // The SDK writes a result a few promise steps after the tool returns: let it reach the stream.
     await new Promise((resolve) => setImmediate(resolve));

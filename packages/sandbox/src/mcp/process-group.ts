@@ -24,9 +24,6 @@ export interface SpawnOptions {
   onOutput: (text: string) => void;
 }
 
-/** Every group started and not yet gone, so that shutdown can leave nothing behind. */
-const liveGroups = new Set<ProcessGroup>();
-
 /**
  * `bash -c <command>` as the leader of its own session (setsid), so that it and everything it
  * starts can be signalled together: every process group of the session, so that a job that
@@ -48,7 +45,8 @@ export class ProcessGroup {
   private finished = false;
   private killing: Promise<void> | undefined;
 
-  constructor(command: string, options: SpawnOptions) {
+  /** Use ProcessGroups.spawn, which registers the group with its owner. */
+  constructor(command: string, options: SpawnOptions, live: Set<ProcessGroup>) {
     this.child = spawn('bash', ['-c', command], {
       cwd: options.cwd,
       env: options.env,
@@ -90,7 +88,7 @@ export class ProcessGroup {
       );
       return;
     }
-    liveGroups.add(this);
+    live.add(this);
     this.done = (async () => {
       const exit = await leaderExit;
       if (await this.hasLiveMembers()) await this.killGroup();
@@ -100,7 +98,7 @@ export class ProcessGroup {
         child.stderr?.destroy();
       }
       this.finished = true;
-      liveGroups.delete(this);
+      live.delete(this);
       return exit;
     })();
   }
@@ -168,19 +166,33 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   }
 }
 
-/** Starts `bash -c <command>` in its own session; see ProcessGroup. */
-export function spawnProcessGroup(command: string, options: SpawnOptions): ProcessGroup {
-  return new ProcessGroup(command, options);
-}
+/**
+ * The commands one MCP listener started and that are not yet gone, so that its shutdown leaves
+ * nothing behind. Created by the composition root and passed down, never process-wide: closing one
+ * listener must not touch the commands of another in the same process.
+ */
+export class ProcessGroups {
+  private readonly live = new Set<ProcessGroup>();
 
-/** Terminates the session of every command the sandbox started and still running, and waits. */
-export async function killAllProcessGroups(): Promise<void> {
-  await Promise.all([...liveGroups].map((group) => group.terminate()));
-}
+  /** Starts `bash -c <command>` in its own session, tracked until it is gone; see ProcessGroup. */
+  spawn(command: string, options: SpawnOptions): ProcessGroup {
+    return new ProcessGroup(command, options, this.live);
+  }
 
-/** SIGKILLs every live session at once, synchronously: for a process 'exit' handler, the last resort. */
-export function killAllProcessGroupsNow(): void {
-  for (const group of liveGroups) group.signalGroup('SIGKILL');
+  /** Groups started and not yet gone. */
+  get size(): number {
+    return this.live.size;
+  }
+
+  /** Terminates the session of every command still running (SIGTERM, then SIGKILL), and waits. */
+  async terminateAll(): Promise<void> {
+    await Promise.all([...this.live].map((group) => group.terminate()));
+  }
+
+  /** SIGKILLs every live session at once, synchronously: for a process 'exit' handler, the last resort. */
+  killAllNow(): void {
+    for (const group of this.live) group.signalGroup('SIGKILL');
+  }
 }
 
 /**

@@ -1,9 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '@paddock/common';
+import type { SandboxMetrics } from '../metrics.js';
 import type { ScrubSegment } from '../scrub/scrubber.js';
 import type { Workspace } from '../workspace/containment.js';
 import { callTool, type ToolSet } from './dispatch.js';
+import type { ProcessGroups } from './process-group.js';
 import type { SessionState } from './session.js';
 
 export const SERVER_NAME = 'paddock-sandbox';
@@ -13,10 +15,14 @@ export interface McpContext {
   tools: ToolSet;
   workspace: Workspace;
   childEnv: NodeJS.ProcessEnv;
+  /** Where this listener's commands run: its own registry, ended with it. */
+  groups: ProcessGroups;
   scrub: (text: string) => string;
   /** The scrubber's view of a text, for Edit and Write to map redaction markers back. */
   scrubView?: (text: string) => ScrubSegment[];
   logger: Logger;
+  /** Where tool calls are counted and timed; none in tests that do not look. */
+  metrics?: SandboxMetrics | undefined;
   /** Counts tool calls in flight, so shutdown can wait for them. */
   track: <T>(work: Promise<T>) => Promise<T>;
 }
@@ -38,6 +44,9 @@ export function createMcpServer(context: McpContext, session: SessionState): Ser
         tools: context.tools,
         scrub: context.scrub,
         logger: context.logger,
+        ...(context.metrics
+          ? { observe: context.metrics.observeToolCall.bind(context.metrics) }
+          : {}),
         ctx: {
           workspace: context.workspace,
           session,

@@ -1,5 +1,5 @@
-import { spawnProcessGroup, type GroupExit, type ProcessGroup } from './process-group.js';
-import { ToolFailure } from './tool.js';
+import type { GroupExit, ProcessGroup, ProcessGroups } from './process-group.js';
+import { ToolFailure } from './tool-failure.js';
 
 /** Background shells one session may have running at once. */
 export const MAX_RUNNING_SHELLS = 8;
@@ -51,8 +51,9 @@ export class BackgroundShell {
     readonly command: string,
     readonly description: string | undefined,
     options: { cwd: string; env: NodeJS.ProcessEnv },
+    groups: ProcessGroups,
   ) {
-    this.group = spawnProcessGroup(command, {
+    this.group = groups.spawn(command, {
       ...options,
       onOutput: (text) => this.unread.append(text),
     });
@@ -94,7 +95,10 @@ export class BackgroundShells {
   private nextId = 1;
   private disposed = false;
 
-  constructor(private readonly maxRunning = MAX_RUNNING_SHELLS) {}
+  constructor(
+    private readonly groups: ProcessGroups,
+    private readonly maxRunning = MAX_RUNNING_SHELLS,
+  ) {}
 
   /**
    * Starts `command` in the background; refused with a ToolFailure when the session already has
@@ -114,10 +118,13 @@ export class BackgroundShells {
       );
     }
     const id = `shell_${this.nextId++}`;
-    const shell = new BackgroundShell(id, command, options.description, {
-      cwd: options.cwd,
-      env: options.env,
-    });
+    const shell = new BackgroundShell(
+      id,
+      command,
+      options.description,
+      { cwd: options.cwd, env: options.env },
+      this.groups,
+    );
     // Registered before awaiting, so that a killAll racing with the start still finds it.
     this.shells.set(id, shell);
     try {

@@ -3,6 +3,8 @@ import type { ScrubSegment } from '../scrub/scrubber.js';
 import type { Workspace } from '../workspace/containment.js';
 import type { SessionState } from './session.js';
 
+export { ToolFailure } from './tool-failure.js';
+
 /** What a tool runs with: the workspace, its MCP session's state, and a signal for cancellation. */
 export interface ToolContext {
   workspace: Workspace;
@@ -29,14 +31,6 @@ export interface Tool<S extends z.ZodObject = z.ZodObject> {
   description: string;
   input: S;
   run(args: z.output<S>, ctx: ToolContext): Promise<string>;
-}
-
-/** A failure caused by the caller's request: reported as a normal result with isError true. */
-export class ToolFailure extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ToolFailure';
-  }
 }
 
 /** Helps `defineTool` infer the argument type from the schema. */

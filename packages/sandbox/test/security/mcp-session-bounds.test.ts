@@ -6,6 +6,7 @@ import { listen, silentLogger } from '@paddock/common';
 import { tempDir } from '@paddock/testing';
 import { ToolSet } from '../../src/mcp/dispatch.js';
 import { createMcpListener, type McpListener } from '../../src/mcp/listener.js';
+import { ProcessGroups } from '../../src/mcp/process-group.js';
 import {
   MAX_SESSIONS,
   MAX_SESSIONS_PER_CLIENT,
@@ -89,6 +90,7 @@ describe('an MCP listener with clients that never close their sessions', () => {
         tools: new ToolSet([]),
         workspace: await Workspace.open(folder.path),
         childEnv: {},
+        groups: new ProcessGroups(),
         scrub: (text) => text,
       },
       silentLogger(),

@@ -103,12 +103,15 @@ export async function openEventStream(url: string, headers: Record<string, strin
         const frame = frames[read++]!;
         if (match(frame)) return frame;
       }
-      if (Date.now() > deadline)
-        throw new Error(`no matching event; frames so far: ${JSON.stringify(frames)}`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no matching event; frames so far: ${JSON.stringify(frames)}`);
+      // Woken by the next frame or the stream's end; the timer only bounds a failure.
+      let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         waiters.push(resolve);
-        setTimeout(resolve, 100);
+        timer = setTimeout(resolve, left);
       });
+      clearTimeout(timer);
     }
   }
   return { response, next, ended, close: () => controller.abort() };

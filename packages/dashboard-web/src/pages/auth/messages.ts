@@ -1,13 +1,6 @@
 import { ApiError } from '../../api';
 import type { AuthConfig } from '../../types';
-
-/** The API's own message as a sentence: capital first letter, full stop at the end. */
-export function asSentence(message: string): string {
-  const text = message.trim();
-  if (text === '') return 'Something went wrong. Please try again.';
-  const capital = text.charAt(0).toUpperCase() + text.slice(1);
-  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
-}
+import { asSentence } from '../sentences';
 
 /** How long a lockout lasts, as the API's message says it ("try again in 15 minutes"). */
 function lockoutWait(message: string): string {

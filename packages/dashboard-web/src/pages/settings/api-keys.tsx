@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { api, ApiError, seg } from '../../api';
+import { api, seg } from '../../api';
 import { useAuth } from '../../auth';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { useErrorFocus, useHeadingFocus } from '../../ui/focus';
@@ -8,7 +8,14 @@ import { formatTime, relativeTime } from '../../ui/format';
 import { Empty, ErrorState, Loading } from '../../ui/states';
 import { TextField } from '../../ui/text-field';
 import { useApi } from '../../ui/use-api';
-import { asSentence } from '../auth/messages';
+import {
+  DEFAULT_EXPIRY_DAYS,
+  EXPIRY_CHOICES,
+  expiryState,
+  keyErrorSentence,
+  keyMessages,
+  keyNameProblem,
+} from './api-key-rules';
 import './settings.css';
 
 interface ApiKey {
@@ -18,30 +25,6 @@ interface ApiKey {
   created: string;
   expires: string | null;
   lastUsed: string | null;
-}
-
-const EXPIRY_CHOICES = [
-  { days: 30, label: '30 days' },
-  { days: 90, label: '90 days' },
-  { days: 365, label: '1 year' },
-  { days: 0, label: 'Never' },
-] as const;
-
-const DAY_MS = 86_400_000;
-
-/** Whether a key has expired, or expires within a week. */
-function expiryState(expires: string | null): 'never' | 'expired' | 'soon' | 'later' {
-  if (expires === null) return 'never';
-  const left = new Date(expires).getTime() - Date.now();
-  if (left <= 0) return 'expired';
-  return left < 7 * DAY_MS ? 'soon' : 'later';
-}
-
-function errorSentence(err: unknown): string {
-  if (err instanceof ApiError && err.code === 'api_key_limit_reached') {
-    return `${asSentence(err.message)} Revoke a key you no longer use to make room.`;
-  }
-  return err instanceof Error ? asSentence(err.message) : 'Something went wrong.';
 }
 
 /** /settings/api-keys: the signed-in user's API keys, for scripts and the command line. */
@@ -86,10 +69,10 @@ function ApiKeys() {
     setRevokeBusy(true);
     try {
       await api(`/api/settings/api-keys/${seg(revoking.id)}`, { method: 'DELETE' });
-      setStatus(`The key “${revoking.name}” is revoked: it no longer works.`);
+      setStatus(keyMessages.revoked(revoking.name));
       setRevokeError(null);
     } catch (err) {
-      setRevokeError(`The key “${revoking.name}” was not revoked. ${errorSentence(err)}`);
+      setRevokeError(keyMessages.notRevoked(revoking.name, err));
     } finally {
       setRevokeBusy(false);
       setRevoking(null);
@@ -232,7 +215,7 @@ function KeyRow({ apiKey, onRevoke }: { apiKey: ApiKey; onRevoke: () => void }) 
 
 function CreateKey({ onCreated }: { onCreated: (key: string, name: string) => void }) {
   const [name, setName] = useState('');
-  const [days, setDays] = useState(90);
+  const [days, setDays] = useState<number>(DEFAULT_EXPIRY_DAYS);
   const [nameError, setNameError] = useState<string | undefined>();
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -242,12 +225,13 @@ function CreateKey({ onCreated }: { onCreated: (key: string, name: string) => vo
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
-    const trimmed = name.trim();
-    if (trimmed === '') {
-      setNameError('Give the key a name, like “CI pipeline”.');
+    const problem = keyNameProblem(name);
+    if (problem !== null) {
+      setNameError(problem);
       nameRef.current?.focus();
       return;
     }
+    const trimmed = name.trim();
     setNameError(undefined);
     setBusy(true);
     try {
@@ -258,7 +242,7 @@ function CreateKey({ onCreated }: { onCreated: (key: string, name: string) => vo
       setName('');
       onCreated(answer.key, answer.apiKey.name);
     } catch (err) {
-      setFailure(errorSentence(err));
+      setFailure(keyErrorSentence(err));
     } finally {
       setBusy(false);
     }

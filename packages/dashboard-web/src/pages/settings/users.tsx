@@ -2,57 +2,41 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, seg } from '../../api';
 import { useAuth } from '../../auth';
-import type { Page, Role } from '../../types';
+import type { Page } from '../../types';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { useErrorFocus, useHeadingFocus } from '../../ui/focus';
 import { Empty, ErrorState, Loading } from '../../ui/states';
 import { useApi } from '../../ui/use-api';
-import { asSentence } from '../auth/messages';
+import {
+  PAGE_SIZE,
+  FROM_GROUPS,
+  PROVIDER_NAMES,
+  ROLE_NAMES,
+  isChange,
+  noUsersText,
+  offsetOf,
+  pageParams,
+  pagerOf,
+  patchOf,
+  roleDraftOf,
+  roleNoun,
+  userEditable,
+  userMessages,
+  userRowKey,
+  userStatus,
+  usersEditable,
+  type PagerState,
+  type UserFacts,
+  type UserPatch,
+} from './user-rules';
 import './settings.css';
 
-interface AdminUser {
-  id: string;
+/** A user as GET /api/users lists them. */
+interface AdminUser extends UserFacts {
   username: string;
   email: string | null;
   displayName: string | null;
-  groups: string[];
-  role: Role;
-  roleOverride: Role | null;
-  provider: 'builtin' | 'proxy' | 'oauth';
-  disabled: boolean;
-  emailVerified: boolean;
   created: string;
-}
-
-interface UserPatch {
-  role?: Role | null;
-  groups?: string[];
-  disabled?: boolean;
-}
-
-const PAGE_SIZE = 50;
-const FROM_GROUPS = '';
-const ROLE_NAMES: Record<Role, string> = { admin: 'Admin', editor: 'Editor', viewer: 'Viewer' };
-const PROVIDER_NAMES: Record<AdminUser['provider'], string> = {
-  builtin: 'Paddock account',
-  oauth: 'Single sign-on',
-  proxy: 'Proxy',
-};
-
-/** "a, b ,, c" → ["a", "b", "c"]: the groups as typed, without blanks or repeats. */
-function parseGroups(text: string): string[] {
-  return [
-    ...new Set(
-      text
-        .split(',')
-        .map((g) => g.trim())
-        .filter((g) => g !== ''),
-    ),
-  ];
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? asSentence(err.message) : 'Something went wrong.';
 }
 
 /** /admin/users: every user of the dashboard, for admins; built-in users are edited here. */
@@ -71,7 +55,7 @@ export function UsersPage() {
       ) : (
         <div className="notice warn" role="alert">
           Only admins can see and change the users of this dashboard. Your role is{' '}
-          {ROLE_NAMES[user?.role ?? 'viewer'].toLowerCase()}; ask an admin if you need access.
+          {roleNoun(user?.role)}; ask an admin if you need access.
         </div>
       )}
     </section>
@@ -81,7 +65,7 @@ export function UsersPage() {
 function UserList() {
   const { user: me, config } = useAuth();
   const [params, setParams] = useSearchParams();
-  const offset = Math.max(0, Number.parseInt(params.get('offset') ?? '0', 10) || 0);
+  const offset = offsetOf(params.get('offset'));
   const list = useApi<{ users: AdminUser[] } & Page>(
     `/api/users?limit=${PAGE_SIZE}&offset=${offset}`,
   );
@@ -90,7 +74,7 @@ function UserList() {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const failureRef = useErrorFocus(failure);
-  const editable = config.mode === 'builtin';
+  const editable = usersEditable(config.mode);
 
   /** Sends a change; true when it was saved. */
   const patch = async (target: AdminUser, change: UserPatch, done: string): Promise<boolean> => {
@@ -102,13 +86,12 @@ function UserList() {
       list.reload();
       return true;
     } catch (err) {
-      setFailure(`${target.username} was not changed. ${errorText(err)}`);
+      setFailure(userMessages.notChanged(target.username, err));
       return false;
     }
   };
 
-  const goTo = (next: number) =>
-    setParams(next === 0 ? {} : { offset: String(next) }, { preventScrollReset: false });
+  const goTo = (next: number) => setParams(pageParams(next), { preventScrollReset: false });
 
   const data = list.data;
   return (
@@ -137,9 +120,7 @@ function UserList() {
       ) : data === undefined ? (
         <Loading label="Loading the users" />
       ) : data.users.length === 0 ? (
-        <Empty title="No users here">
-          {offset > 0 ? 'This page is past the last user.' : 'Nobody has signed in yet.'}
-        </Empty>
+        <Empty title="No users here">{noUsersText(offset)}</Empty>
       ) : (
         <>
           <div className="table-wrap settings-table">
@@ -160,42 +141,21 @@ function UserList() {
               <tbody>
                 {data.users.map((u) => (
                   <UserRow
-                    // A new answer for the user starts the row's drafts afresh.
-                    key={`${u.id}:${u.roleOverride}:${u.role}:${u.groups.join(',')}:${u.disabled}`}
+                    key={userRowKey(u)}
                     user={u}
                     self={u.id === me?.id}
-                    editable={editable && u.provider === 'builtin'}
-                    onSave={(change) => patch(u, change, `Saved the changes to ${u.username}.`)}
-                    onEnable={() => void patch(u, { disabled: false }, `${u.username} is enabled.`)}
+                    editable={userEditable(config.mode, u)}
+                    onSave={(change) => patch(u, change, userMessages.saved(u.username))}
+                    onEnable={() =>
+                      void patch(u, { disabled: false }, userMessages.enabled(u.username))
+                    }
                     onDisable={() => setDisabling(u)}
                   />
                 ))}
               </tbody>
             </table>
           </div>
-          <nav className="actions pager" aria-label="Pages of users">
-            <span>
-              {data.offset + 1}–{data.offset + data.users.length} of {data.total} users
-            </span>
-            <span className="actions">
-              <button
-                type="button"
-                className="button small"
-                disabled={offset === 0}
-                onClick={() => goTo(Math.max(0, offset - PAGE_SIZE))}
-              >
-                Previous
-              </button>
-              <button
-                type="button"
-                className="button small"
-                disabled={data.offset + data.users.length >= data.total}
-                onClick={() => goTo(offset + PAGE_SIZE)}
-              >
-                Next
-              </button>
-            </span>
-          </nav>
+          <Pager pager={pagerOf(offset, data, data.users.length)} onGo={goTo} />
         </>
       )}
       <ConfirmDialog
@@ -207,7 +167,7 @@ function UserList() {
         onConfirm={() => {
           if (disabling === null) return;
           setBusy(true);
-          void patch(disabling, { disabled: true }, `${disabling.username} is disabled.`).then(
+          void patch(disabling, { disabled: true }, userMessages.disabled(disabling.username)).then(
             () => {
               setBusy(false);
               setDisabling(null);
@@ -222,6 +182,35 @@ function UserList() {
         </p>
       </ConfirmDialog>
     </>
+  );
+}
+
+/** The range of users shown, and buttons to the pages either side. */
+function Pager({ pager, onGo }: { pager: PagerState; onGo: (offset: number) => void }) {
+  return (
+    <nav className="actions pager" aria-label="Pages of users">
+      <span>
+        {pager.from}–{pager.to} of {pager.total} users
+      </span>
+      <span className="actions">
+        <button
+          type="button"
+          className="button small"
+          disabled={pager.previous === null}
+          onClick={() => pager.previous !== null && onGo(pager.previous)}
+        >
+          Previous
+        </button>
+        <button
+          type="button"
+          className="button small"
+          disabled={pager.next === null}
+          onClick={() => pager.next !== null && onGo(pager.next)}
+        >
+          Next
+        </button>
+      </span>
+    </nav>
   );
 }
 
@@ -240,18 +229,15 @@ function UserRow({
   onEnable: () => void;
   onDisable: () => void;
 }) {
-  const [role, setRole] = useState<string>(user.roleOverride ?? FROM_GROUPS);
+  const [role, setRole] = useState(() => roleDraftOf(user));
   const [groups, setGroups] = useState(user.groups.join(', '));
   const [saving, setSaving] = useState(false);
   const roleId = `role-${user.id}`;
   const groupsId = `groups-${user.id}`;
 
-  const change: UserPatch = {};
-  const chosenRole = role === FROM_GROUPS ? null : (role as Role);
-  if (chosenRole !== user.roleOverride) change.role = chosenRole;
-  const parsed = parseGroups(groups);
-  if (parsed.join(',') !== user.groups.join(',')) change.groups = parsed;
-  const changed = Object.keys(change).length > 0;
+  const change = patchOf(user, role, groups);
+  const changed = isChange(change);
+  const status = userStatus(user);
 
   const save = async () => {
     setSaving(true);
@@ -284,9 +270,7 @@ function UserRow({
               <option value="editor">Editor</option>
               <option value="viewer">Viewer</option>
             </select>
-            {user.roleOverride === null && (
-              <div className="muted">Now {ROLE_NAMES[user.role].toLowerCase()}</div>
-            )}
+            {user.roleOverride === null && <div className="muted">Now {roleNoun(user.role)}</div>}
           </>
         ) : (
           <span className="badge">{ROLE_NAMES[user.role]}</span>
@@ -314,13 +298,7 @@ function UserRow({
       </td>
       <td>{PROVIDER_NAMES[user.provider]}</td>
       <td>
-        {user.disabled ? (
-          <span className="badge bad">Disabled</span>
-        ) : user.provider === 'builtin' && !user.emailVerified ? (
-          <span className="badge warn">Email not confirmed</span>
-        ) : (
-          <span className="badge ok">Active</span>
-        )}
+        <span className={`badge ${status.tone}`}>{status.label}</span>
       </td>
       <td>
         {editable && (

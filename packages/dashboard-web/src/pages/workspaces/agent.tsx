@@ -14,36 +14,31 @@ import { seg } from '../../api';
 import { formatTime } from '../../ui/format';
 import { Empty, ErrorState, Loading } from '../../ui/states';
 import { useApi } from '../../ui/use-api';
+import {
+  activeTab,
+  chosenPod,
+  noPodText,
+  podsByName,
+  showsPod as tabShowsPod,
+  tabIndexAfterKey,
+  tabParam,
+  tabsFor,
+  withParams,
+  type TabKey,
+} from './agent-tabs';
 import { ChangesPanel } from './changes';
 import { ConnectPanel } from './connect';
 import { apiPath, errorSentence, isCode } from './errors';
 import { LogViewer } from './log-viewer';
-import { ConditionList, FocusHeading, PhaseBadge, When, usd } from './parts';
+import { usd } from './budget-rules';
+import { ConditionList, FocusHeading, PhaseBadge, When } from './parts';
 import type { PodRef } from './sandbox-door';
-import type { AgentDetails, EventList, Pod, WorkspacePermissions } from './types';
-import type { WorkspaceViewProps } from './workspace';
+import type { AgentDetails, EventList, WorkspacePermissions } from './types';
+import type { WorkspaceViewProps } from './workspace-view';
 
 // The terminal (xterm.js) and the viewer's highlighting (highlight.js) load when first opened.
 const FilesPanel = lazy(() => import('./files').then((m) => ({ default: m.FilesPanel })));
 const TerminalPanel = lazy(() => import('./terminal').then((m) => ({ default: m.TerminalPanel })));
-
-type TabKey = 'overview' | 'files' | 'changes' | 'terminal' | 'connect' | 'log';
-
-const TABS: { key: TabKey; label: string; allowed: (p: WorkspacePermissions) => boolean }[] = [
-  { key: 'overview', label: 'Overview', allowed: () => true },
-  { key: 'files', label: 'Files', allowed: (p) => p.viewFiles === true },
-  { key: 'changes', label: 'Changes', allowed: (p) => p.viewFiles === true },
-  // Absent, not merely failing, for those who may not open one.
-  { key: 'terminal', label: 'Terminal', allowed: (p) => p.useTerminal === true },
-  { key: 'connect', label: 'Connect', allowed: () => true },
-  { key: 'log', label: 'Log', allowed: () => true },
-];
-
-/** The pod the workspace tabs start with: the first running one by name, else the first. */
-function defaultPod(pods: Pod[]): string | undefined {
-  const byName = [...pods].sort((a, b) => a.name.localeCompare(b.name));
-  return (byName.find((p) => p.phase === 'Running') ?? byName[0])?.name;
-}
 
 /**
  * `agents/:agentName`: one agent in tabs: its overview (facts, pods, events), its workspace
@@ -117,12 +112,11 @@ function AgentTabs({
 }) {
   const id = useId();
   const [params, setParams] = useSearchParams();
-  const tabs = TABS.filter((t) => t.allowed(permissions));
-  const active = tabs.find((t) => t.key === params.get('tab'))?.key ?? 'overview';
-  const podNames = agent.pods.map((p) => p.name).sort((a, b) => a.localeCompare(b));
-  const podParam = params.get('pod');
-  const podName =
-    podParam !== null && podNames.includes(podParam) ? podParam : defaultPod(agent.pods);
+  const tabs = tabsFor(permissions);
+  const active = activeTab(tabs, params.get('tab'));
+  const pods = podsByName(agent.pods);
+  const podNames = pods.map((p) => p.name);
+  const podName = chosenPod(agent.pods, params.get('pod'));
   const openPath = params.get('path');
   const tabRefs = useRef(new Map<TabKey, HTMLButtonElement>());
 
@@ -132,40 +126,21 @@ function AgentTabs({
 
   const update = useCallback(
     (changes: Record<string, string | null>) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          for (const [key, value] of Object.entries(changes)) {
-            if (value === null) next.delete(key);
-            else next.set(key, value);
-          }
-          return next;
-        },
-        { replace: true },
-      ),
+      setParams((current) => withParams(current, changes), { replace: true }),
     [setParams],
   );
 
   const choose = (key: TabKey, focus = false) => {
-    update({ tab: key === 'overview' ? null : key });
+    update({ tab: tabParam(key) });
     if (focus) tabRefs.current.get(key)?.focus();
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     const at = tabs.findIndex((t) => t.key === active);
-    const to =
-      event.key === 'ArrowRight'
-        ? (at + 1) % tabs.length
-        : event.key === 'ArrowLeft'
-          ? (at - 1 + tabs.length) % tabs.length
-          : event.key === 'Home'
-            ? 0
-            : event.key === 'End'
-              ? tabs.length - 1
-              : -1;
-    if (to === -1) return;
+    const to = tabs[tabIndexAfterKey(event.key, at, tabs.length)];
+    if (to === undefined) return;
     event.preventDefault();
-    choose(tabs[to]!.key, true);
+    choose(to.key, true);
   };
 
   // One object per pod: the panels reconnect only when the pod changes.
@@ -182,11 +157,7 @@ function AgentTabs({
   const needsPod = (content: ReactNode) =>
     pod === undefined ? (
       <Empty title="No pod runs">
-        <p>
-          {agent.replicas === 0
-            ? 'The agent is scaled to 0 replicas, so there is no workspace to open.'
-            : 'No pod runs for this agent yet: its workspace opens once one does.'}
-        </p>
+        <p>{noPodText(agent.replicas)}</p>
       </Empty>
     ) : (
       content
@@ -229,7 +200,7 @@ function AgentTabs({
     }
   };
 
-  const showsPod = active === 'files' || active === 'changes' || active === 'terminal';
+  const showsPod = tabShowsPod(active);
   return (
     <div className="ws-agent-tabs">
       <div className="ws-agent-tabbar">
@@ -267,14 +238,11 @@ function AgentTabs({
               value={podName}
               onChange={(e) => update({ pod: e.target.value, path: null })}
             >
-              {agent.pods
-                .slice()
-                .sort((a, b) => a.name.localeCompare(b.name))
-                .map((p) => (
-                  <option key={p.name} value={p.name}>
-                    {p.name} ({p.phase})
-                  </option>
-                ))}
+              {pods.map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.name} ({p.phase})
+                </option>
+              ))}
             </select>
           </div>
         )}

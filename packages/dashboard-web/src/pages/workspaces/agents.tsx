@@ -4,7 +4,20 @@ import { api, seg } from '../../api';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Empty, ErrorState, Loading } from '../../ui/states';
 import { useApi } from '../../ui/use-api';
+import {
+  agentMessages,
+  agentRowKey,
+  chosenPack,
+  hasRowActions,
+  newAgentOf,
+  noAgentsHint,
+  packLabel,
+  replicasCeiling,
+  scaleTarget,
+  shownOfTotal,
+} from './agent-rules';
 import { apiPath, isCode } from './errors';
+import { OBJECT_NAME_HINT } from './object-names';
 import {
   ActionError,
   FocusHeading,
@@ -14,16 +27,8 @@ import {
   useFocusOnMount,
   useReturnFocus,
 } from './parts';
-import type { Agent, AgentList, NewAgent, PromptPackList } from './types';
-import type { WorkspaceViewProps } from './workspace';
-
-/** Kubernetes object names, as the dashboard checks them. */
-export const OBJECT_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
-export const OBJECT_NAME_HINT =
-  'Lower-case letters, digits, “-” and “.”, starting and ending with a letter or digit.';
-
-/** Most replicas one request may ask for (the workspace's quota may hold fewer). */
-const MAX_REPLICAS = 1000;
+import type { Agent, AgentList, PromptPackList } from './types';
+import type { WorkspaceViewProps } from './workspace-view';
 
 /** The workspace's agents: scale, create and delete them where allowed. */
 export function AgentsTab({ workspace, reloadWorkspace }: WorkspaceViewProps) {
@@ -34,7 +39,7 @@ export function AgentsTab({ workspace, reloadWorkspace }: WorkspaceViewProps) {
   const [deleting, setDeleting] = useState<string | null>(null);
   const removal = useAction();
   const opener = useReturnFocus<HTMLButtonElement>(creating);
-  const writes = permissions.scaleAgents || permissions.deleteAgents;
+  const writes = hasRowActions(permissions);
   const maxReplicas = workspace.quotas.agents?.maxReplicasPerAgent;
 
   const done = (message: string) => {
@@ -50,11 +55,11 @@ export function AgentsTab({ workspace, reloadWorkspace }: WorkspaceViewProps) {
     const name = deleting;
     const result = await removal.run(async () => {
       await api(apiPath(workspace.name, 'agents', name), { method: 'DELETE' });
-      return `Deleted the agent “${name}”.`;
+      return agentMessages.deleted(name);
     });
     if (result.ok) {
       setDeleting(null);
-      done(`Deleted the agent “${name}”.`);
+      done(agentMessages.deleted(name));
     } else {
       failed(result.error);
     }
@@ -88,7 +93,7 @@ export function AgentsTab({ workspace, reloadWorkspace }: WorkspaceViewProps) {
           onCancel={() => setCreating(false)}
           onCreated={(name) => {
             setCreating(false);
-            done(`Created the agent “${name}”.`);
+            done(agentMessages.created(name));
           }}
           onFailed={failed}
         />
@@ -105,9 +110,7 @@ export function AgentsTab({ workspace, reloadWorkspace }: WorkspaceViewProps) {
         <Empty title="No agents yet">
           <p>
             An agent runs replicas of a sandbox that follow a prompt pack.
-            {permissions.createAgents
-              ? ' Create one with “Create agent”.'
-              : ' An editor or owner of the workspace can create one.'}
+            {noAgentsHint(permissions.createAgents)}
           </p>
         </Empty>
       ) : (
@@ -115,8 +118,7 @@ export function AgentsTab({ workspace, reloadWorkspace }: WorkspaceViewProps) {
           <table className="ws-agents ws-stack">
             <caption className="ws-visually-hidden">
               Agents of {workspace.displayName}
-              {agents.data.total > agents.data.agents.length &&
-                ` (the first ${agents.data.agents.length} of ${agents.data.total})`}
+              {shownOfTotal(agents.data.agents.length, agents.data.total)}
             </caption>
             <thead>
               <tr>
@@ -132,18 +134,13 @@ export function AgentsTab({ workspace, reloadWorkspace }: WorkspaceViewProps) {
             <tbody>
               {agents.data.agents.map((agent) => (
                 <AgentRow
-                  // A new wanted count from the cluster resets the row's input.
-                  key={`${agent.name}:${agent.replicas}`}
+                  key={agentRowKey(agent)}
                   agent={agent}
                   workspace={workspace.name}
                   canScale={permissions.scaleAgents}
                   canDelete={permissions.deleteAgents}
                   maxReplicas={maxReplicas}
-                  onScaled={(replicas) =>
-                    done(
-                      `Scaled the agent “${agent.name}” to ${replicas} ${replicas === 1 ? 'replica' : 'replicas'}.`,
-                    )
-                  }
+                  onScaled={(replicas) => done(agentMessages.scaled(agent.name, replicas))}
                   onFailed={failed}
                   onDelete={() => {
                     removal.clear();
@@ -199,15 +196,12 @@ function AgentRow({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const wanted = Number(replicas);
-    if (replicas.trim() === '' || !Number.isInteger(wanted) || wanted < 0) {
-      scale.fail(new Error('Replicas must be a whole number, 0 or more.'));
+    const target = scaleTarget(replicas);
+    if (!target.ok) {
+      scale.fail(new Error(target.problem));
       return;
     }
-    if (wanted > MAX_REPLICAS) {
-      scale.fail(new Error(`Replicas can be at most ${MAX_REPLICAS}.`));
-      return;
-    }
+    const wanted = target.value;
     const result = await scale.run(async () => {
       await api(apiPath(workspace, 'agents', agent.name), {
         method: 'PATCH',
@@ -252,7 +246,7 @@ function AgentRow({
                   type="number"
                   inputMode="numeric"
                   min={0}
-                  max={maxReplicas ?? MAX_REPLICAS}
+                  max={replicasCeiling(maxReplicas)}
                   step={1}
                   value={replicas}
                   onChange={(e) => setReplicas(e.target.value)}
@@ -309,25 +303,16 @@ function CreateAgentForm({
   const create = useAction();
   const first = useFocusOnMount<HTMLInputElement>();
   const choices = packs.data?.promptPacks ?? [];
-  const chosen = pack === '' ? (choices[0]?.name ?? '') : pack;
+  const chosen = chosenPack(pack, choices);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const wanted = Number(replicas);
-    if (!OBJECT_NAME.test(name)) {
-      create.fail(new Error(`The name is not a valid object name. ${OBJECT_NAME_HINT}`));
+    const checked = newAgentOf({ name, promptPack: chosen, replicas, model });
+    if (!checked.ok) {
+      create.fail(new Error(checked.problem));
       return;
     }
-    if (chosen === '') {
-      create.fail(new Error('Choose the prompt pack the agent follows.'));
-      return;
-    }
-    if (replicas.trim() === '' || !Number.isInteger(wanted) || wanted < 0) {
-      create.fail(new Error('Replicas must be a whole number, 0 or more.'));
-      return;
-    }
-    const body: NewAgent = { name, promptPack: chosen, replicas: wanted };
-    if (model.trim() !== '') body.model = model.trim();
+    const body = checked.value;
     const result = await create.run(async () => {
       await api(apiPath(workspace, 'agents'), { method: 'POST', body });
       return '';
@@ -368,8 +353,7 @@ function CreateAgentForm({
               <select id={`${id}-pack`} value={chosen} onChange={(e) => setPack(e.target.value)}>
                 {choices.map((p) => (
                   <option key={p.name} value={p.name}>
-                    {p.name}
-                    {p.description !== null ? ` — ${p.description}` : ''}
+                    {packLabel(p)}
                   </option>
                 ))}
               </select>
@@ -398,7 +382,7 @@ function CreateAgentForm({
             type="number"
             inputMode="numeric"
             min={0}
-            max={maxReplicas ?? MAX_REPLICAS}
+            max={replicasCeiling(maxReplicas)}
             step={1}
             value={replicas}
             onChange={(e) => setReplicas(e.target.value)}

@@ -139,3 +139,27 @@ export function formatBytes(bytes: number): string {
   }
   return `${value.toFixed(1)} ${units[unit]}`;
 }
+
+/** A text file's bytes as read (at most one byte more than is shown), and how to show them. */
+export type TextRead =
+  { kind: 'too-large' } | { kind: 'binary' } | { kind: 'text'; text: string; highlight: boolean };
+
+export function readText(bytes: Uint8Array): TextRead {
+  if (bytes.length > MAX_TEXT_BYTES) return { kind: 'too-large' };
+  if (looksBinary(bytes)) return { kind: 'binary' };
+  return {
+    kind: 'text',
+    text: new TextDecoder().decode(bytes),
+    highlight: bytes.length <= MAX_HIGHLIGHT_BYTES,
+  };
+}
+
+/** What the viewer says of a file it does not show: binary, or too large. */
+export function notShown(binary: boolean): { title: string; text: string } {
+  return binary
+    ? { title: 'A binary file', text: 'This file is not text, so it is not shown here.' }
+    : {
+        title: 'Too large to show here',
+        text: `Files are shown here up to ${formatBytes(MAX_TEXT_BYTES)}.`,
+      };
+}

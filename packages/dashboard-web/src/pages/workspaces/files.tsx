@@ -3,61 +3,37 @@ import { ApiError, UNAUTHORIZED_EVENT, api } from '../../api';
 import { Empty, ErrorState, Loading } from '../../ui/states';
 import { errorSentence } from './errors';
 import {
-  MAX_HIGHLIGHT_BYTES,
   MAX_TEXT_BYTES,
   fileView,
   formatBytes,
   languageOf,
-  looksBinary,
+  notShown,
+  readText,
   type FileView,
 } from './file-kinds';
+import {
+  TREE_PAGE,
+  ancestors,
+  folderPage,
+  gitignoreOf,
+  initiallyExpanded,
+  nameOf,
+  otherKindText,
+  parentOf,
+  sortedEntries,
+  toggled,
+  type TreeEntry,
+  type TreeListing,
+} from './file-tree';
 import { highlightedHtml } from './highlight';
 import { IgnoreRules } from './ignore-rules';
 import { When } from './parts';
 import { doorPath, type PodRef } from './sandbox-door';
 import './agent-workspace.css';
 
-/** An entry of GET /api/tree. */
-interface TreeEntry {
-  path: string;
-  type: 'file' | 'dir' | 'symlink' | 'other';
-  size: number;
-  mtime: string;
-}
-
-interface TreeListing {
-  root: string;
-  entries: TreeEntry[];
-  truncated: boolean;
-}
-
 type Folder =
   | { state: 'loaded'; entries: TreeEntry[]; truncated: boolean }
   | { state: 'failed'; error: unknown };
-
-/** Entries of a folder shown at first, and how many more each "Show more" adds. */
-const PAGE = 200;
-
-const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
-const parentOf = (path: string) =>
-  path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '.';
-
-/** The folders above a path, outermost first: `a/b/c.ts` → `a`, `a/b`. */
-function ancestors(path: string): string[] {
-  const parts = path.split('/').slice(0, -1);
-  return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
-}
-
-/** Folders first, then files, each by name. */
-function sorted(entries: TreeEntry[]): TreeEntry[] {
-  return [...entries].sort((a, b) =>
-    (a.type === 'dir') !== (b.type === 'dir')
-      ? a.type === 'dir'
-        ? -1
-        : 1
-      : nameOf(a.path).localeCompare(nameOf(b.path)),
-  );
-}
 
 /** GETs a door path's bytes; an error answer becomes an ApiError like api()'s. */
 async function fetchBytes(path: string, signal: AbortSignal): Promise<Uint8Array> {
@@ -96,9 +72,7 @@ export function FilesPanel({
   onSelect: (path: string | null) => void;
 }) {
   const [folders, setFolders] = useState<Record<string, Folder>>({});
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(
-    () => new Set(['.', ...(selected === null ? [] : ancestors(selected))]),
-  );
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => initiallyExpanded(selected));
   const [shown, setShown] = useState<Record<string, number>>({});
   /** The `.gitignore` files read so far, by folder. */
   const [gitignores, setGitignores] = useState<Record<string, string>>({});
@@ -119,13 +93,11 @@ export function FilesPanel({
             ...f,
             [dir]: {
               state: 'loaded',
-              entries: sorted(listing.entries),
+              entries: sortedEntries(listing.entries),
               truncated: listing.truncated,
             },
           }));
-          const gitignore = listing.entries.find(
-            (e) => e.type === 'file' && nameOf(e.path) === '.gitignore',
-          );
+          const gitignore = gitignoreOf(listing.entries);
           if (gitignore === undefined) return;
           return api<string>(doorPath(pod, 'api/file', { path: gitignore.path })).then((text) =>
             setGitignores((g) => ({ ...g, [dir]: text })),
@@ -158,13 +130,7 @@ export function FilesPanel({
     for (const dir of expanded) load(dir);
   };
 
-  const toggle = (dir: string) =>
-    setExpanded((e) => {
-      const next = new Set(e);
-      if (next.has(dir)) next.delete(dir);
-      else next.add(dir);
-      return next;
-    });
+  const toggle = (dir: string) => setExpanded((e) => toggled(e, dir));
 
   const selectedEntry =
     selected === null
@@ -199,9 +165,8 @@ export function FilesPanel({
       );
     }
     if (folder.entries.length === 0) return <p className="ws-tree-note muted">Empty folder</p>;
-    const limit = shown[dir] ?? PAGE;
-    const visible = folder.entries.slice(0, limit);
-    const rest = folder.entries.length - visible.length;
+    const limit = shown[dir] ?? TREE_PAGE;
+    const { visible, rest, more } = folderPage(dir, folder.entries, limit);
     return (
       <>
         <ul className="ws-tree" aria-label={dir === '.' ? 'Workspace root' : `Folder ${dir}`}>
@@ -239,9 +204,7 @@ export function FilesPanel({
                   <span className="ws-tree-item ws-tree-other">
                     <span className="ws-tree-icon" aria-hidden="true" />
                     {nameOf(entry.path)}
-                    <span className="ws-tree-size">
-                      {entry.type === 'symlink' ? 'symbolic link' : 'special file'}
-                    </span>
+                    <span className="ws-tree-size">{otherKindText(entry.type)}</span>
                   </span>
                 )}
                 {open && (
@@ -251,14 +214,13 @@ export function FilesPanel({
             );
           })}
         </ul>
-        {rest > 0 && (
+        {more !== null && (
           <button
             type="button"
             className="button small ws-tree-more"
-            onClick={() => setShown((s) => ({ ...s, [dir]: limit + PAGE }))}
+            onClick={() => setShown((s) => ({ ...s, [dir]: limit + TREE_PAGE }))}
           >
-            Show {Math.min(rest, PAGE)} more of {rest} in{' '}
-            {dir === '.' ? 'this folder' : nameOf(dir)}
+            {more}
           </button>
         )}
         {folder.truncated && rest === 0 && (
@@ -346,12 +308,10 @@ function FileViewer({
     const controller = new AbortController();
     fetchBytes(url, controller.signal)
       .then((bytes) => {
-        if (bytes.length > MAX_TEXT_BYTES) return setContent({ state: 'too-large' });
-        if (looksBinary(bytes)) return setContent({ state: 'binary' });
-        const text = new TextDecoder().decode(bytes);
-        const html =
-          bytes.length <= MAX_HIGHLIGHT_BYTES ? highlightedHtml(text, language) : undefined;
-        setContent({ state: 'text', text, html });
+        const read = readText(bytes);
+        if (read.kind !== 'text') return setContent({ state: read.kind });
+        const html = read.highlight ? highlightedHtml(read.text, language) : undefined;
+        setContent({ state: 'text', text: read.text, html });
       })
       .catch((error: unknown) => {
         if (!controller.signal.aborted) setContent({ state: 'failed', error });
@@ -381,20 +341,7 @@ function FileViewer({
       {view.kind === 'image' ? (
         <img className="ws-file-image" src={url} alt={nameOf(path)} />
       ) : view.kind === 'download' || content.state === 'too-large' ? (
-        <Empty
-          title={
-            view.kind === 'download' && view.reason === 'binary'
-              ? 'A binary file'
-              : 'Too large to show here'
-          }
-        >
-          <p>
-            {view.kind === 'download' && view.reason === 'binary'
-              ? 'This file is not text, so it is not shown here.'
-              : `Files are shown here up to ${formatBytes(MAX_TEXT_BYTES)}.`}{' '}
-            Download it to open it on your machine.
-          </p>
-        </Empty>
+        <NotShown binary={view.kind === 'download' && view.reason === 'binary'} />
       ) : content.state === 'loading' ? (
         <Loading label="Loading the file" />
       ) : content.state === 'failed' ? (
@@ -407,11 +354,7 @@ function FileViewer({
           }}
         />
       ) : content.state === 'binary' ? (
-        <Empty title="A binary file">
-          <p>
-            This file is not text, so it is not shown here. Download it to open it on your machine.
-          </p>
-        </Empty>
+        <NotShown binary />
       ) : content.text === '' ? (
         <p className="muted">The file is empty.</p>
       ) : (
@@ -427,5 +370,15 @@ function FileViewer({
         </pre>
       )}
     </div>
+  );
+}
+
+/** A file the viewer does not show, binary or too large: it is to be downloaded. */
+function NotShown({ binary }: { binary: boolean }) {
+  const { title, text } = notShown(binary);
+  return (
+    <Empty title={title}>
+      <p>{text} Download it to open it on your machine.</p>
+    </Empty>
   );
 }

@@ -16,7 +16,6 @@ import { apiPath, errorSentence } from './errors';
 import {
   EMPTY_BUFFER,
   LOG_LEVELS,
-  MAX_LINES,
   appendText,
   filterLines,
   linesOf,
@@ -27,15 +26,21 @@ import {
   type LogLevel,
   type LogLine,
 } from './log-lines';
+import {
+  TAIL_CHOICES,
+  atBottom,
+  clock,
+  countText,
+  fieldsLabel,
+  isUnderstood,
+  logContainer,
+  logLabel,
+  logPod,
+  logQuery,
+} from './log-view';
 import { StatusMessage } from './parts';
 import type { Pod } from './types';
 import './log-viewer.css';
-
-/** How many of the last lines to read. */
-const TAIL_CHOICES = [100, 500, 1000, MAX_LINES];
-
-/** Within this many pixels of the bottom counts as at the bottom. */
-const BOTTOM_SLACK = 24;
 
 const LEVEL_LABELS: Record<LogLevel, string> = {
   debug: 'Debug',
@@ -44,27 +49,11 @@ const LEVEL_LABELS: Record<LogLevel, string> = {
   error: 'Error',
 };
 
-/** The pod whose log is shown first: the newest running one, else the newest, as the API does. */
-function defaultPod(pods: Pod[]): Pod | undefined {
-  const byStart = [...pods].sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? ''));
-  return byStart.find((p) => p.phase === 'Running') ?? byStart[0];
-}
-
 interface Streamed {
   /** The log request it answers. */
   key: string;
   buffer: LogBuffer;
   error: unknown;
-}
-
-/** A number of lines as the sentences around it are written: 5,000. */
-const count = (n: number) => n.toLocaleString('en-US');
-
-/** A line's time as a clock reads it, in the reader's time zone: 14:03:07.250. */
-function clock(ms: number): string {
-  const d = new Date(ms);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
 }
 
 /**
@@ -74,9 +63,7 @@ function clock(ms: number): string {
  */
 const LogRow = memo(function LogRow({ line }: { line: LogLine }) {
   const [open, setOpen] = useState(false);
-  const understood =
-    line.json && (line.message !== '' || line.level !== null || line.time !== null);
-  if (!understood) {
+  if (!isUnderstood(line)) {
     return (
       <>
         <span className="log-line">{line.raw}</span>
@@ -110,9 +97,7 @@ const LogRow = memo(function LogRow({ line }: { line: LogLine }) {
               aria-expanded={open}
               onClick={() => setOpen((o) => !o)}
             >
-              {open
-                ? 'hide fields'
-                : `+${line.fields.length} field${line.fields.length === 1 ? '' : 's'}`}
+              {fieldsLabel(line.fields.length, open)}
             </button>
           </>
         )}
@@ -168,12 +153,9 @@ export function LogViewer({
   const logRef = useRef<HTMLPreElement>(null);
   const downloadUrl = useRef<string | null>(null);
 
-  const pod = pods.find((p) => p.name === podChoice) ?? defaultPod(pods);
-  const container =
-    pod?.containers.find((c) => c === containerChoice) ?? pod?.containers[0] ?? undefined;
-  const query = new URLSearchParams({ tailLines: String(tail) });
-  if (pod !== undefined) query.set('pod', pod.name);
-  if (container !== undefined) query.set('container', container);
+  const pod = logPod(pods, podChoice);
+  const container = logContainer(pod, containerChoice);
+  const query = logQuery(tail, pod?.name, container);
   const url = `${apiPath(workspace, 'agents', agent, 'logs')}?${query.toString()}`;
 
   const hasPod = pod !== undefined;
@@ -271,7 +253,6 @@ export function LogViewer({
   }
 
   const error = follow ? null : (once.error ?? (streamed.key === url ? streamed.error : null));
-  const filtered = shown !== undefined && lines !== undefined && shown.length !== lines.length;
 
   const download = () => {
     if (shown === undefined) return;
@@ -443,27 +424,18 @@ export function LogViewer({
         error == null && <Loading label="Loading the log" />
       ) : (
         <>
-          <p className="ws-log-count">
-            {filtered
-              ? `${count(shown.length)} of ${count(lines.length)} lines match the filter.`
-              : `${count(lines.length)} ${lines.length === 1 ? 'line' : 'lines'}.`}{' '}
-            {buffer.dropped > 0
-              ? `Only the newest ${count(MAX_LINES)} lines are kept: ${count(buffer.dropped)} older ones gave way.`
-              : `The viewer keeps the newest ${count(MAX_LINES)} lines.`}
-          </p>
+          <p className="ws-log-count">{countText(shown.length, lines.length, buffer.dropped)}</p>
           <div className="ws-log-frame">
             <pre
               ref={logRef}
               className={wrap ? 'log' : 'log log-nowrap'}
               role="log"
               aria-live="off"
-              aria-label={`Log of pod ${pod.name}${container === undefined ? '' : `, container ${container}`}`}
+              aria-label={logLabel(pod.name, container)}
               onScroll={(e) => {
-                const log = e.currentTarget;
-                const atBottom =
-                  log.scrollHeight - log.scrollTop - log.clientHeight <= BOTTOM_SLACK;
-                pinnedRef.current = atBottom;
-                if (atBottom !== pinned) setPinned(atBottom);
+                const bottom = atBottom(e.currentTarget);
+                pinnedRef.current = bottom;
+                if (bottom !== pinned) setPinned(bottom);
               }}
             >
               {lines.length === 0 ? (

@@ -2,72 +2,23 @@ import { useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { api } from '../../api';
 import { apiPath, isCode } from './errors';
 import { ActionError, FocusHeading, StatusMessage, useAction } from './parts';
-import type { Access, AccessChange, RoleBinding, WorkspaceRole } from './types';
-import type { WorkspaceViewProps } from './workspace';
-
-const ROLES: WorkspaceRole[] = ['owner', 'editor', 'viewer'];
+import {
+  ROLES,
+  anonymousMayChange,
+  changeOf,
+  grantState,
+  newBindingRow,
+  newGrantRow,
+  requestOf,
+  rowsOf,
+  type BindingRow,
+  type GrantRow,
+} from './member-rules';
+import type { Access, AccessChange, WorkspaceRole } from './types';
+import type { WorkspaceViewProps } from './workspace-view';
 
 let lastKey = 0;
 const nextKey = () => ++lastKey;
-
-interface BindingRow {
-  key: number;
-  /** Comma-separated group names. */
-  groups: string;
-  /** Comma-separated `namespace/name` ServiceAccounts. */
-  serviceAccounts: string;
-  role: WorkspaceRole;
-}
-
-interface GrantRow {
-  key: number;
-  user: string;
-  role: WorkspaceRole;
-  /** The `datetime-local` value, in the browser's time zone; empty: never. */
-  expires: string;
-  /** The expiry as the workspace has it, kept as it is unless the input changed. */
-  original: string | null;
-  /** Whether the grant was in force when read; undefined for a grant added here. */
-  active: boolean | undefined;
-}
-
-/** An RFC 3339 time as a `datetime-local` value in the browser's time zone ('' if unreadable). */
-export function toLocalInput(value: string | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return '';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return (
-    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}` +
-    `T${pad(date.getHours())}:${pad(date.getMinutes())}`
-  );
-}
-
-/** A `datetime-local` value (the browser's time zone) as RFC 3339 in UTC. */
-export function toRfc3339(local: string): string {
-  const date = new Date(local);
-  if (Number.isNaN(date.getTime())) throw new Error(`“${local}” is not a date and time.`);
-  return date.toISOString().replace(/\.000Z$/, 'Z');
-}
-
-function rowsOf(access: Access): { bindings: BindingRow[]; grants: GrantRow[] } {
-  return {
-    bindings: access.roleBindings.map((b) => ({
-      key: nextKey(),
-      groups: (b.groups ?? []).join(', '),
-      serviceAccounts: (b.serviceAccounts ?? []).map((s) => `${s.namespace}/${s.name}`).join(', '),
-      role: b.role,
-    })),
-    grants: access.directGrants.map((g) => ({
-      key: nextKey(),
-      user: g.user,
-      role: g.role,
-      expires: toLocalInput(g.expires),
-      original: g.expires ?? null,
-      active: g.active,
-    })),
-  };
-}
 
 /** Into the first field of the row just added, once it is there. */
 function focusLastRow(rows: RefObject<HTMLOListElement | null>) {
@@ -75,58 +26,6 @@ function focusLastRow(rows: RefObject<HTMLOListElement | null>) {
     const last = rows.current?.lastElementChild;
     last?.querySelector<HTMLInputElement>('input')?.focus();
   });
-}
-
-const list = (text: string) =>
-  text
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-
-/** The change to send, or an Error saying what to fix first. */
-function changeOf(
-  bindings: BindingRow[],
-  grants: GrantRow[],
-  anonymous: { enabled: boolean; role: WorkspaceRole },
-): AccessChange {
-  const roleBindings = bindings.map((row, i): RoleBinding => {
-    const groups = list(row.groups);
-    const accounts = list(row.serviceAccounts).map((entry) => {
-      const [namespace, name, ...rest] = entry.split('/');
-      if (namespace === undefined || name === undefined || rest.length > 0 || !namespace || !name) {
-        throw new Error(
-          `Binding ${i + 1}: write each service account as namespace/name (not “${entry}”).`,
-        );
-      }
-      return { namespace, name };
-    });
-    if (groups.length + accounts.length === 0) {
-      throw new Error(`Binding ${i + 1} names no group or service account: add one, or remove it.`);
-    }
-    return {
-      ...(groups.length > 0 ? { groups } : {}),
-      ...(accounts.length > 0 ? { serviceAccounts: accounts } : {}),
-      role: row.role,
-    };
-  });
-  const directGrants = grants.map((row, i) => {
-    const user = row.user.trim();
-    if (user === '') throw new Error(`Grant ${i + 1} names no user: add a username or e-mail.`);
-    let expires: string | null = null;
-    if (row.original !== null && row.expires === toLocalInput(row.original)) {
-      expires = row.original;
-    } else if (row.expires !== '') {
-      expires = toRfc3339(row.expires);
-    }
-    return { user, role: row.role, ...(expires === null ? {} : { expires }) };
-  });
-  return {
-    roleBindings,
-    directGrants,
-    anonymousAccess: anonymous.enabled
-      ? { enabled: true, role: anonymous.role }
-      : { enabled: false },
-  };
 }
 
 /** Owners only: who has access, and with which role; saved all at once. */
@@ -193,13 +92,10 @@ function MembersForm({
   onReload: () => void;
 }) {
   const id = useId();
-  const [initial] = useState(() => rowsOf(access));
+  const [initial] = useState(() => rowsOf(access, nextKey));
   const [bindings, setBindings] = useState(initial.bindings);
   const [grants, setGrants] = useState(initial.grants);
-  const [anonymous, setAnonymous] = useState({
-    enabled: access.anonymousAccess.enabled,
-    role: access.anonymousAccess.role ?? 'viewer',
-  });
+  const [anonymous, setAnonymous] = useState(initial.anonymous);
   const save = useAction();
   const bindingRows = useRef<HTMLOListElement>(null);
   const grantRows = useRef<HTMLOListElement>(null);
@@ -227,10 +123,7 @@ function MembersForm({
       next = (
         await api<{ access: Access }>(`${apiPath(workspace)}/access`, {
           method: 'PUT',
-          body:
-            access.resourceVersion === null
-              ? body
-              : { ...body, resourceVersion: access.resourceVersion },
+          body: requestOf(body, access),
         })
       ).access;
       return '';
@@ -306,10 +199,7 @@ function MembersForm({
           className="button small"
           onClick={() => {
             onEdited();
-            setBindings((rows) => [
-              ...rows,
-              { key: nextKey(), groups: '', serviceAccounts: '', role: 'viewer' },
-            ]);
+            setBindings((rows) => [...rows, newBindingRow(nextKey())]);
             focusLastRow(bindingRows);
           }}
         >
@@ -364,13 +254,7 @@ function MembersForm({
                   />
                 </div>
                 <p className="ws-grant-state" id={`${id}-g${row.key}-state`}>
-                  {row.active === undefined ? (
-                    <span className="badge">new</span>
-                  ) : row.active ? (
-                    <span className="badge ok">active</span>
-                  ) : (
-                    <span className="badge bad">expired</span>
-                  )}
+                  <GrantBadge state={grantState(row)} />
                 </p>
                 <button
                   type="button"
@@ -391,17 +275,7 @@ function MembersForm({
           className="button small"
           onClick={() => {
             onEdited();
-            setGrants((rows) => [
-              ...rows,
-              {
-                key: nextKey(),
-                user: '',
-                role: 'viewer',
-                expires: '',
-                original: null,
-                active: undefined,
-              },
-            ]);
+            setGrants((rows) => [...rows, newGrantRow(nextKey())]);
             focusLastRow(grantRows);
           }}
         >
@@ -442,7 +316,7 @@ function MembersForm({
               </option>
             ))}
           </select>
-          {anonymous.enabled && anonymous.role !== 'viewer' && (
+          {anonymousMayChange(anonymous) && (
             <span className="hint ws-warn-text">
               Anyone could change this workspace: only for isolated development.
             </span>
@@ -468,4 +342,10 @@ function MembersForm({
       </div>
     </form>
   );
+}
+
+const GRANT_BADGE_CLASS = { new: 'badge', active: 'badge ok', expired: 'badge bad' } as const;
+
+function GrantBadge({ state }: { state: keyof typeof GRANT_BADGE_CLASS }) {
+  return <span className={GRANT_BADGE_CLASS[state]}>{state}</span>;
 }

@@ -1,8 +1,9 @@
 import { Fragment } from 'react';
 import { formatTime } from '../../ui/format';
-import { ConditionList, FocusHeading, Meter, PhaseBadge, When, usd, yesNo } from './parts';
+import { spendingOf } from './budget-rules';
+import { ConditionList, FocusHeading, Meter, PhaseBadge, When, yesNo } from './parts';
 import type { BudgetAction, ComputeAmounts, Quotas } from './types';
-import type { WorkspaceViewProps } from './workspace';
+import type { WorkspaceViewProps } from './workspace-view';
 
 const BUDGET_ACTIONS: Record<BudgetAction, string> = {
   warn: 'Warn: log warnings, change nothing',
@@ -144,12 +145,7 @@ function Spend({
   budget: string | undefined;
   period: 'daily' | 'monthly';
 }) {
-  const spent = Number(spend ?? 0);
-  const limit = budget === undefined ? undefined : Number(budget);
-  const text =
-    limit === undefined
-      ? `${usd(spend ?? '0')} spent, no ${period} budget`
-      : `${usd(spend ?? '0')} of ${usd(budget)} (${limit > 0 ? Math.round((spent / limit) * 100) : 0} %)`;
+  const { spent, limit, text, over } = spendingOf(spend, budget, period);
   return (
     <div className="ws-spend">
       <p className="ws-spend-line">
@@ -164,9 +160,7 @@ function Spend({
           valueText={text}
         />
       )}
-      {limit !== undefined && spent > limit && (
-        <p className="ws-over-budget">Over the {period} budget.</p>
-      )}
+      {over && <p className="ws-over-budget">Over the {period} budget.</p>}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import {
   type ReactNode,
 } from 'react';
 import { formatTime, relativeTime } from '../../ui/format';
+import { meterOf } from './budget-rules';
 import { errorSentence } from './errors';
 import type { Condition, WorkspaceRole } from './types';
 import './workspaces.css';
@@ -95,13 +96,6 @@ function conditionTone(c: Condition): 'ok' | 'warn' | 'bad' {
   return (c.status === 'True') !== badWhenTrue ? 'ok' : 'bad';
 }
 
-/** US dollars from the API's decimal strings. */
-export function usd(value: string | undefined | null): string {
-  if (value === undefined || value === null || value === '') return '—';
-  const amount = Number(value);
-  return Number.isFinite(amount) ? `$${amount.toFixed(2)}` : value;
-}
-
 /**
  * How much of a whole is used, as a bar: a `meter` for assistive technology with its value in
  * words, turning to a warning at 80 % and to an alert past 100 %.
@@ -117,8 +111,7 @@ export function Meter({
   max: number;
   valueText: string;
 }) {
-  const ratio = max > 0 ? value / max : value > 0 ? Infinity : 0;
-  const tone = ratio > 1 ? 'bad' : ratio >= 0.8 ? 'warn' : 'ok';
+  const { fill, tone } = meterOf(value, max);
   return (
     <div
       className={`ws-meter ${tone}`}
@@ -129,7 +122,7 @@ export function Meter({
       aria-valuenow={Math.min(value, max)}
       aria-valuetext={valueText}
     >
-      <div className="ws-meter-fill" style={{ width: `${Math.min(1, ratio) * 100}%` }} />
+      <div className="ws-meter-fill" style={{ width: `${fill * 100}%` }} />
     </div>
   );
 }

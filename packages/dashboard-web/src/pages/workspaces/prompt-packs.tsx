@@ -1,11 +1,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { api } from '../../api';
-import { OBJECT_NAME, OBJECT_NAME_HINT } from './agents';
+import { OBJECT_NAME_HINT } from './object-names';
 import { apiPath } from './errors';
+import { savedMessage } from './form-rules';
 import { ActionError, useAction } from './parts';
-import type { PromptPack, PromptPackList, PromptPackSpec } from './types';
+import { promptPackSpecOf } from './prompt-pack-rules';
+import type { PromptPack, PromptPackList } from './types';
 import { EditableList, type EditableKind } from './editable-list';
-import type { WorkspaceViewProps } from './workspace';
+import type { WorkspaceViewProps } from './workspace-view';
 
 let lastKey = 0;
 /** A key for a prompt row being edited, stable while rows are added and removed. */
@@ -145,41 +147,18 @@ function PromptPackForm({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (isNew && !OBJECT_NAME.test(name)) {
-      save.fail(new Error(`The name is not a valid object name. ${OBJECT_NAME_HINT}`));
+    const checked = promptPackSpecOf({ isNew, name, taken, description, systemPrompt, prompts });
+    if (!checked.ok) {
+      save.fail(new Error(checked.problem));
       return;
     }
-    if (isNew && taken.includes(name)) {
-      save.fail(
-        new Error(`A prompt pack named “${name}” already exists: edit it, or choose another name.`),
-      );
-      return;
-    }
-    if (systemPrompt.trim() === '') {
-      save.fail(new Error('The system prompt is required.'));
-      return;
-    }
-    const promptNames = prompts.map((p) => p.name.trim());
-    if (promptNames.some((n) => n === '')) {
-      save.fail(new Error('Every prompt needs a name.'));
-      return;
-    }
-    const twice = promptNames.find((n, i) => promptNames.indexOf(n) !== i);
-    if (twice !== undefined) {
-      save.fail(new Error(`Two prompts are named “${twice}”: prompt names must differ.`));
-      return;
-    }
-    const body: PromptPackSpec = {
-      systemPrompt,
-      prompts: prompts.map((p) => ({ name: p.name.trim(), content: p.content })),
-    };
-    if (description.trim() !== '') body.description = description.trim();
+    const body = checked.value;
     const result = await save.run(async () => {
       await api(apiPath(workspace, 'promptpacks', name), { method: 'PUT', body });
       return '';
     });
     if (result.ok) {
-      onSaved(isNew ? `Created the prompt pack “${name}”.` : `Saved the prompt pack “${name}”.`);
+      onSaved(savedMessage(isNew, 'prompt pack', name));
     } else onFailed(result.error);
   };
 

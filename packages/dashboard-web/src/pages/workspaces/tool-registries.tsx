@@ -1,11 +1,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { api } from '../../api';
-import { OBJECT_NAME, OBJECT_NAME_HINT } from './agents';
+import { OBJECT_NAME_HINT } from './object-names';
 import { apiPath } from './errors';
+import { newNameProblem, savedMessage } from './form-rules';
+import { registrySpecOf } from './tool-registry-rules';
 import { ActionError, ConditionList, PhaseBadge, useAction } from './parts';
 import type { ToolRegistry, ToolRegistryList } from './types';
 import { EditableList, type EditableKind } from './editable-list';
-import type { WorkspaceViewProps } from './workspace';
+import type { WorkspaceViewProps } from './workspace-view';
 
 /** What a new registry's spec starts as: one HTTP handler to adapt. */
 const TEMPLATE = {
@@ -174,39 +176,23 @@ function ToolRegistryForm({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (isNew && !OBJECT_NAME.test(name)) {
-      save.fail(new Error(`The name is not a valid object name. ${OBJECT_NAME_HINT}`));
+    const nameProblem = newNameProblem(isNew, name, taken, 'tool registry');
+    if (nameProblem !== null) {
+      save.fail(new Error(nameProblem));
       return;
     }
-    if (isNew && taken.includes(name)) {
-      save.fail(
-        new Error(
-          `A tool registry named “${name}” already exists: edit it, or choose another name.`,
-        ),
-      );
+    const checked = registrySpecOf(text);
+    if (!checked.ok) {
+      save.fail(new Error(checked.problem));
       return;
     }
-    let spec: unknown;
-    try {
-      spec = JSON.parse(text);
-    } catch (error) {
-      save.fail(
-        new Error(`The spec is not valid JSON: ${error instanceof Error ? error.message : ''}`),
-      );
-      return;
-    }
-    if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
-      save.fail(new Error('The spec must be a JSON object, such as {"handlers": […]}.'));
-      return;
-    }
+    const spec = checked.value;
     const result = await save.run(async () => {
       await api(apiPath(workspace, 'toolregistries', name), { method: 'PUT', body: { spec } });
       return '';
     });
     if (result.ok) {
-      onSaved(
-        isNew ? `Created the tool registry “${name}”.` : `Saved the tool registry “${name}”.`,
-      );
+      onSaved(savedMessage(isNew, 'tool registry', name));
     } else onFailed(result.error);
   };
 

@@ -2,7 +2,7 @@
  * The shapes the workspace endpoints answer with (packages/dashboard/src/workspaces/views.ts; the
  * OpenAPI description at /api/openapi.yaml), as far as the workspace pages use them.
  */
-import type { Condition, Page, WorkspaceRole, WorkspaceSummary } from '../../types';
+import type { Condition, Page, WorkspaceRole, WorkspaceSummary } from '../../types.js';
 
 export type { Condition, WorkspaceRole, WorkspaceSummary };
 

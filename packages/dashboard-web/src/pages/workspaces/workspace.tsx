@@ -7,17 +7,11 @@ import { AgentsTab } from './agents';
 import { apiPath, errorSentence, isCode } from './errors';
 import { MembersTab } from './members';
 import { OverviewTab } from './overview';
-import { FocusHeading, FocusYield, PhaseBadge, RoleBadge, usd } from './parts';
+import { budgetOverruns } from './budget-rules';
+import { FocusHeading, FocusYield, PhaseBadge, RoleBadge } from './parts';
 import { PromptPacksTab } from './prompt-packs';
 import { ToolRegistriesTab } from './tool-registries';
 import type { WorkspaceDetails } from './types';
-
-/** What every view of a workspace is given: the workspace and a way to read it again. */
-export interface WorkspaceViewProps {
-  workspace: WorkspaceDetails;
-  /** Reads the workspace again (after a change, or an answer saying it is suspended). */
-  reloadWorkspace: () => void;
-}
 
 /** `/workspaces/:name/*`: one workspace, its views as tabs. */
 export function WorkspacePage() {
@@ -137,19 +131,7 @@ function WorkspaceView({ name }: { name: string }) {
 
 /** While the budget keeps the workspace Suspended: shown above every view. */
 function SuspendedNotice({ workspace }: { workspace: WorkspaceDetails }) {
-  const usage = workspace.costUsage;
-  const over: string[] = [];
-  if (usage?.dailyBudget !== undefined && Number(usage.dailySpend) > Number(usage.dailyBudget)) {
-    over.push(`today ${usd(usage.dailySpend)} of a ${usd(usage.dailyBudget)} daily budget`);
-  }
-  if (
-    usage?.monthlyBudget !== undefined &&
-    Number(usage.monthlySpend) > Number(usage.monthlyBudget)
-  ) {
-    over.push(
-      `this month ${usd(usage.monthlySpend)} of a ${usd(usage.monthlyBudget)} monthly budget`,
-    );
-  }
+  const over = budgetOverruns(workspace.costUsage);
   return (
     <div className="notice error ws-suspended">
       <p>

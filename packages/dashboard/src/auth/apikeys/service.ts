@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { ExpiringCache } from '../../expiring-cache.js';
 import { USER_RECORD_TTL_MS } from '../../store/cached-users.js';
 import type { ApiKeyRecord, Store } from '../../store/types.js';
-import { apiError } from '../../http/errors.js';
+import { DashboardError } from '../../errors.js';
 import {
   mintApiKey,
   secretHash,
@@ -85,7 +85,7 @@ export class ApiKeys {
   ): Promise<{ key: string; record: ApiKeyView }> {
     const active = await this.store.apiKeys.countActiveByUser(userId, now);
     if (active >= this.policy.maxPerUser) {
-      throw apiError(
+      throw new DashboardError(
         'api_key_limit_reached',
         `you have ${active} API keys, the most allowed; delete one first`,
       );

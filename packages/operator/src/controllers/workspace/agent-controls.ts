@@ -34,7 +34,8 @@ export interface AgentControlsOutcome {
   costUsage?: CostUsage;
   budget?: { exceeded: boolean; message: string };
   suspended?: string;
-  requeueAfterMs?: number;
+  /** When the budget's day ends and the controls must be looked at again. */
+  resyncAfterMs?: number;
 }
 
 /**
@@ -119,7 +120,7 @@ export async function applyAgentControls(
     outcome.costUsage = costUsage(controls, totals, now, workspace.status?.costUsage);
     outcome.budget = { exceeded, message };
     if (exceeded && actions.suspend) outcome.suspended = message;
-    outcome.requeueAfterMs = msUntilUtcMidnight(now) + MIDNIGHT_MARGIN_MS;
+    outcome.resyncAfterMs = msUntilUtcMidnight(now) + MIDNIGHT_MARGIN_MS;
   }
 
   return outcome;

@@ -3,7 +3,6 @@ import {
   HeadTailText,
   OUTPUT_HEAD_CHARS,
   OUTPUT_TAIL_CHARS,
-  spawnProcessGroup,
   type GroupExit,
 } from '../process-group.js';
 import {
@@ -116,7 +115,7 @@ async function runInForeground(
 ): Promise<string> {
   throwIfCancelled(ctx);
   const output = new HeadTailText();
-  const group = spawnProcessGroup(command, {
+  const group = ctx.session.groups.spawn(command, {
     cwd: ctx.workspace.root,
     env: ctx.childEnv,
     onOutput: (text) => output.append(text),

@@ -1,14 +1,61 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { eventually } from '@paddock/testing';
-import { WorkQueue, retryDelayMs, type ProcessOutcome } from '../../src/runtime/work-queue.js';
+import {
+  WorkQueue,
+  nextLookMs,
+  outcomeOf,
+  retryDelayMs,
+  type ProcessOutcome,
+  type QueueClock,
+} from '../src/client/work-queue.js';
 
 /** A promise with its resolve function, to hold a key in process until the test lets it go. */
 function gate(): { promise: Promise<void>; open: () => void } {
   let open!: () => void;
   const promise = new Promise<void>((resolve) => (open = resolve));
   return { promise, open };
+}
+
+/** A clock the test moves: timers fire when it passes their time, never on their own. */
+class ManualClock implements QueueClock {
+  private time = 0;
+  private readonly timers = new Map<number, { at: number; callback: () => void }>();
+  private nextId = 1;
+
+  now(): number {
+    return this.time;
+  }
+
+  setTimeout(callback: () => void, ms: number): unknown {
+    const id = this.nextId++;
+    this.timers.set(id, { at: this.time + ms, callback });
+    return id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+
+  get pending(): number {
+    return this.timers.size;
+  }
+
+  /** Moves time on by `ms`, firing the timers due meanwhile in time order. */
+  advance(ms: number): void {
+    const until = this.time + ms;
+    for (;;) {
+      const due = [...this.timers]
+        .filter(([, t]) => t.at <= until)
+        .sort((a, b) => a[1].at - b[1].at);
+      const first = due[0];
+      if (first === undefined) break;
+      this.timers.delete(first[0]);
+      this.time = first[1].at;
+      first[1].callback();
+    }
+    this.time = until;
+  }
 }
 
 describe('the work queue', () => {
@@ -22,11 +69,24 @@ describe('the work queue', () => {
     queue.add('a');
     queue.add('a');
     assert.equal(queue.depth, 2);
+    assert.equal(queue.isIdle, false, 'keys wait for the start');
     queue.start();
-    await eventually('both keys processed', () => (seen.length === 2 ? true : undefined));
-    await nextTurn();
+    await queue.idle();
     assert.deepEqual(seen, ['a', 'b']);
     assert.equal(queue.depth, 0);
+    await queue.shutdown();
+  });
+
+  it('processes on a later turn than the add, never inside it', async () => {
+    const seen: string[] = [];
+    const queue = new WorkQueue((key) => {
+      seen.push(key);
+    });
+    queue.start();
+    queue.add('a');
+    assert.deepEqual(seen, [], 'not processed within add');
+    await queue.idle();
+    assert.deepEqual(seen, ['a']);
     await queue.shutdown();
   });
 
@@ -52,8 +112,7 @@ describe('the work queue', () => {
     queue.add('k');
     assert.equal(queue.depth, 0, 'a key in process waits outside the queue');
     held.open();
-    await eventually('the second run', () => (runs === 2 ? true : undefined));
-    await sleep(20);
+    await queue.idle();
     assert.equal(runs, 2);
     assert.equal(maxActive, 1);
     await queue.shutdown();
@@ -79,7 +138,8 @@ describe('the work queue', () => {
     await eventually('three keys in process', () => (active === 3 ? true : undefined));
     assert.equal(queue.depth, 7);
     held.open();
-    await eventually('every key processed', () => (done === 10 ? true : undefined));
+    await queue.idle();
+    assert.equal(done, 10);
     assert.equal(maxActive, 3);
     await queue.shutdown();
   });
@@ -99,7 +159,23 @@ describe('the work queue', () => {
     }
   });
 
+  it('tells a periodic resync (a success) from a requeue of unfinished work', () => {
+    const table: [result: Parameters<typeof outcomeOf>[0], outcome: string, next?: number][] = [
+      [undefined, 'success'],
+      [{}, 'success'],
+      [{ resyncAfterMs: 60_000 }, 'success', 60_000],
+      [{ requeueAfterMs: 5000 }, 'requeue', 5000],
+      [{ requeueAfterMs: 5000, resyncAfterMs: 1000 }, 'requeue', 1000],
+      [{ requeueAfterMs: 0 }, 'requeue', 0],
+    ];
+    for (const [result, outcome, next] of table) {
+      assert.equal(outcomeOf(result), outcome, JSON.stringify(result));
+      assert.equal(nextLookMs(result), next, JSON.stringify(result));
+    }
+  });
+
   it('retries a failing key with growing backoff and resets it on success', async () => {
+    const clock = new ManualClock();
     const retriesBefore: number[] = [];
     const retriesAfter: number[] = [];
     const outcomes: ProcessOutcome[] = [];
@@ -113,6 +189,7 @@ describe('the work queue', () => {
       {
         baseRetryMs: 5,
         maxRetryMs: 1000,
+        clock,
         onProcessed: (key, outcome) => {
           outcomes.push(outcome);
           retriesAfter.push(queue.retries(key));
@@ -121,15 +198,22 @@ describe('the work queue', () => {
     );
     queue.start();
     queue.add('k');
-    await eventually('the success', () => (outcomes.length === 4 ? true : undefined));
+    for (const backoff of [5, 10, 20]) {
+      await queue.idle();
+      clock.advance(backoff - 1);
+      assert.equal(queue.isIdle, true, `nothing before the ${backoff} ms backoff`);
+      clock.advance(1);
+    }
+    await queue.idle();
     assert.deepEqual(outcomes, ['error', 'error', 'error', 'success']);
     assert.deepEqual(retriesBefore, [0, 1, 2, 3], 'each retry after one more failure');
     assert.deepEqual(retriesAfter, [1, 2, 3, 0], 'success forgets the failures');
+    assert.equal(clock.pending, 0);
     await queue.shutdown();
   });
 
   it('forgets a key’s failures on request', async () => {
-    const queue = new WorkQueue(async () => {}, { baseRetryMs: 60_000 });
+    const queue = new WorkQueue(async () => {}, { baseRetryMs: 60_000, clock: new ManualClock() });
     queue.addRateLimited('k');
     queue.addRateLimited('k');
     assert.equal(queue.retries('k'), 2);
@@ -139,61 +223,96 @@ describe('the work queue', () => {
   });
 
   it('adds a key after its delay, the earliest of several delays winning', async () => {
+    const clock = new ManualClock();
     const seen: string[] = [];
-    const queue = new WorkQueue((key) => {
-      seen.push(key);
-    });
+    const queue = new WorkQueue(
+      (key) => {
+        seen.push(key);
+      },
+      { clock },
+    );
     queue.start();
     queue.addAfter('late', 80);
     queue.addAfter('early', 10);
     queue.addAfter('moved-up', 60_000);
     queue.addAfter('moved-up', 30);
-    await nextTurn();
+    queue.addAfter('moved-up', 50);
+    assert.equal(clock.pending, 3, 'one timer per key');
+    clock.advance(9);
+    await queue.idle();
     assert.deepEqual(seen, [], 'nothing before its time');
-    assert.equal(queue.depth, 0);
-    await eventually('every delayed key processed', () => (seen.length === 3 ? true : undefined));
-    assert.deepEqual(seen, ['early', 'moved-up', 'late']);
+    for (const [ms, expected] of [
+      [1, ['early']],
+      [20, ['early', 'moved-up']],
+      [50, ['early', 'moved-up', 'late']],
+    ] as const) {
+      clock.advance(ms);
+      await queue.idle();
+      assert.deepEqual(seen, expected);
+    }
     await queue.shutdown();
   });
 
   it('waits for a delay beyond what a timer takes (a grant expiring in years) instead of running at once', async () => {
+    const clock = new ManualClock();
     const seen: string[] = [];
-    const queue = new WorkQueue((key) => {
-      seen.push(key);
-    });
+    const queue = new WorkQueue(
+      (key) => {
+        seen.push(key);
+      },
+      { clock },
+    );
     queue.start();
     queue.addAfter('in-three-years', 3 * 365 * 86_400_000);
-    await sleep(50);
+    clock.advance(2 ** 31 - 2);
+    await queue.idle();
     assert.deepEqual(seen, []);
+    // The timer takes the longest delay a Node.js timer can; the key is looked at then.
+    clock.advance(1);
+    await queue.idle();
+    assert.deepEqual(seen, ['in-three-years']);
     await queue.shutdown();
   });
 
-  it('requeues a key after the delay its processing asks for', async () => {
+  it('looks at a key again after the delay its processing asks for, requeue or resync', async () => {
+    const clock = new ManualClock();
     const outcomes: ProcessOutcome[] = [];
     let runs = 0;
     const queue = new WorkQueue(
       () => {
         runs += 1;
-        return runs === 1 ? { requeueAfterMs: 10 } : undefined;
+        if (runs === 1) return { requeueAfterMs: 10 };
+        if (runs === 2) return { resyncAfterMs: 60_000 };
+        return undefined;
       },
-      { onProcessed: (_key, outcome) => outcomes.push(outcome) },
+      { clock, onProcessed: (_key, outcome) => outcomes.push(outcome) },
     );
     queue.start();
     queue.add('grant');
-    await eventually('the requeued run', () => (runs === 2 ? true : undefined));
-    assert.deepEqual(outcomes, ['requeue', 'success']);
+    await queue.idle();
+    clock.advance(10);
+    await queue.idle();
+    clock.advance(60_000);
+    await queue.idle();
+    assert.equal(runs, 3);
+    assert.deepEqual(outcomes, ['requeue', 'success', 'success']);
+    assert.equal(clock.pending, 0);
     await queue.shutdown();
   });
 
   it('shuts down after the keys in process finish, dropping what waits and ignoring new keys', async () => {
+    const clock = new ManualClock();
     const held = gate();
     const seen: string[] = [];
     let finished = false;
-    const queue = new WorkQueue(async (key) => {
-      seen.push(key);
-      await held.promise;
-      finished = true;
-    });
+    const queue = new WorkQueue(
+      async (key) => {
+        seen.push(key);
+        await held.promise;
+        finished = true;
+      },
+      { clock },
+    );
     queue.start();
     queue.add('running');
     queue.add('waiting');
@@ -202,13 +321,33 @@ describe('the work queue', () => {
     let stopped = false;
     const shutdown = queue.shutdown().then(() => (stopped = true));
     queue.add('after-shutdown');
-    await sleep(30);
+    assert.equal(clock.pending, 0, 'the delayed key is dropped');
+    // The held key cannot finish, so the shutdown cannot have either.
+    await Promise.resolve();
     assert.equal(stopped, false, 'shutdown waits for the key in process');
     held.open();
     await shutdown;
     assert.equal(finished, true);
-    await sleep(30);
+    clock.advance(10);
     assert.deepEqual(seen, ['running']);
     assert.equal(queue.depth, 0);
+  });
+
+  it('tells when several queues are idle at once, work in one adding to another', async () => {
+    const seen: string[] = [];
+    const second = new WorkQueue((key) => {
+      seen.push(`second:${key}`);
+    });
+    const first = new WorkQueue((key) => {
+      seen.push(`first:${key}`);
+      if (key === 'a') second.add('from-a');
+    });
+    first.start();
+    second.start();
+    first.add('a');
+    first.add('b');
+    await WorkQueue.allIdle([second, first]);
+    assert.deepEqual(seen.sort(), ['first:a', 'first:b', 'second:from-a']);
+    await Promise.all([first.shutdown(), second.shutdown()]);
   });
 });
