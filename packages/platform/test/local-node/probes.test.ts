@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import {
   afterProbe,
+  httpProbe,
   initialProbeState,
   probeSettings,
   probeUrl,
@@ -58,5 +62,30 @@ describe('a probe’s result', () => {
     assert.equal(run([false, false, false], true), false);
     assert.equal(run([false, false, true, false, false], true), true, 'a success resets the count');
     assert.equal(run([false, false, false, true], true), true);
+  });
+});
+
+describe('one HTTP probe', () => {
+  it('passes on 200 to 399 and names the status or the connection failure otherwise, as the kubelet does', async () => {
+    const server = createServer((req, res) => {
+      res.writeHead(Number(req.url?.slice(1))).end();
+    }).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      assert.deepEqual(await httpProbe(`${base}/200`, 1000), { ok: true });
+      assert.deepEqual(await httpProbe(`${base}/302`, 1000), { ok: true });
+      assert.deepEqual(await httpProbe(`${base}/404`, 1000), {
+        ok: false,
+        message: 'HTTP probe failed with statuscode: 404',
+      });
+    } finally {
+      server.close();
+      await once(server, 'close');
+    }
+    const refused = await httpProbe(`${base}/200`, 1000);
+    assert.equal(refused.ok, false);
+    // Nothing answers any more: the kubelet's `Get "<url>": <cause>`.
+    if (!refused.ok) assert.ok(refused.message.startsWith(`Get "${base}/200": `), refused.message);
   });
 });
