@@ -20,6 +20,9 @@ export interface HttpAppOptions {
   notFound?: (req: FastifyRequest, reply: FastifyReply) => void;
 }
 
+/** The levels at which a logger writes debug lines. */
+const LOGS_DEBUG = new Set(['debug', 'trace']);
+
 /**
  * A fastify app with Paddock's conventions: the shared logger, one debug line per request, the error
  * envelope for every failure (unknown routes and framework errors included), and a body limit.
@@ -34,10 +37,13 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   });
 
   app.addHook('onResponse', (req, reply, done) => {
-    req.log.debug(
-      { method: req.method, url: req.url, status: reply.statusCode, ms: reply.elapsedTime },
-      'request',
-    );
+    // Checked first: the line's fields cost more to gather than to skip.
+    if (LOGS_DEBUG.has(req.log.level)) {
+      req.log.debug(
+        { method: req.method, url: req.url, status: reply.statusCode, ms: reply.elapsedTime },
+        'request',
+      );
+    }
     done();
   });
 

@@ -5,7 +5,13 @@ import type { ExternalProfile, Store } from '../store/types.js';
 import type { ApiKeys } from './apikeys/service.js';
 import { keyGroups } from './external-groups.js';
 import type { ExternalUsers } from './external-users.js';
-import { anonymousUser, presentedCredential, userOf, type Principal } from './identity.js';
+import {
+  anonymousUser,
+  presentedCredential,
+  userOf,
+  type PresentedCredential,
+  type Principal,
+} from './identity.js';
 import { proxyProfile, type ProxyHeaderNames } from './proxy.js';
 import type { RoleMapping } from './roles.js';
 import type { SessionRevocations } from './session-revocation.js';
@@ -60,8 +66,8 @@ export class Authenticator {
     req: FastifyRequest,
     reply: FastifyReply,
     now: number,
+    credential: PresentedCredential = presentedCredential(req.headers),
   ): Promise<Authentication> {
-    const credential = presentedCredential(req.headers);
     switch (credential.kind) {
       case 'malformed':
         throw new DashboardError('unauthorized', credential.reason);

@@ -1,5 +1,6 @@
 import cookie from '@fastify/cookie';
 import { createHttpApp, Health } from '@paddock/common';
+import { serializerCompiler } from '@paddock/common/schema-serialization';
 import { validatorCompiler } from '@paddock/common/schema-validation';
 import type { FastifyInstance } from 'fastify';
 import { presentedCredential, type Principal } from '../auth/identity.js';
@@ -55,6 +56,7 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
   // Every route's schema checks its request (query and path values read from text strictly: see
   // fromText); the routes registered from here on make the OpenAPI document.
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   await collectOpenApi(app);
   const routes: DashboardApp['routes'] = [];
   app.addHook('onRoute', (route) => {
@@ -102,17 +104,18 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
     if (port !== 0) allowList = list;
     return list;
   };
+  app.decorateRequest('principal', null as unknown as Principal);
+  app.decorateRequest('session', undefined);
+  app.decorateRequest('routeTaken', null);
   app.addHook('onRequest', (req, _reply, done) => {
-    const route = req.routeOptions.url ?? '';
+    const { url, config } = req.routeOptions;
+    req.routeTaken = { pattern: url, access: config.access };
     const refusal =
-      HEALTH_ROUTES.has(route) || route === METRICS_PATH
+      url !== undefined && (HEALTH_ROUTES.has(url) || url === METRICS_PATH)
         ? undefined
         : hostRefusal(req.headers.host, allowedHosts());
     done(refusal === undefined ? undefined : apiError('misdirected_request', refusal));
   });
-
-  app.decorateRequest('principal', null as unknown as Principal);
-  app.decorateRequest('session', undefined);
 
   const metrics = new DashboardMetrics();
   registerMetrics(app, metrics);
@@ -128,6 +131,7 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
   // Before the request is checked against its route's schema: a caller without a credential learns
   // nothing of a route's contract.
   app.addHook('preValidation', async (req, reply) => {
+    const credential = presentedCredential(req.headers);
     if (isUnsafeMethod(req.method)) {
       const host = req.headers.host;
       const allowedOrigins = [ctx.publicOrigin];
@@ -136,7 +140,7 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
       const ok = passesOriginCheck({
         origin: req.headers.origin,
         referer: req.headers.referer,
-        hasCredentialHeader: presentedCredential(req.headers).kind !== 'none',
+        hasCredentialHeader: credential.kind !== 'none',
         hasSessionCookie: ctx.sessions.present(req),
         allowedOrigins,
       });
@@ -147,14 +151,20 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
         );
     }
     const now = ctx.now();
-    if (HEALTH_ROUTES.has(req.routeOptions.url ?? '')) return;
-    const { access } = req.routeOptions.config;
+    const { pattern, access } = req.routeTaken ?? { pattern: undefined, access: undefined };
+    if (pattern !== undefined && HEALTH_ROUTES.has(pattern)) return;
     if (access === 'public' || (access === 'page' && !isApiPath(req.url))) {
       // Public routes see the session (logout, the OAuth callback), never a header credential.
       if (sessionModes) req.session = await ctx.sessions.read(req, reply, now);
       return;
     }
-    const { principal, session } = await signIns.authenticate(ctx.authenticator, req, reply, now);
+    const { principal, session } = await signIns.authenticate(
+      ctx.authenticator,
+      req,
+      reply,
+      now,
+      credential,
+    );
     if (!principal) throw apiError('unauthorized', 'sign in first');
     req.principal = principal;
     req.session = session;

@@ -42,6 +42,13 @@ export interface DashboardContext {
  */
 export type RouteAccess = 'public' | 'authenticated' | 'page';
 
+/** The route a request took, read once when it arrives (fastify builds routeOptions per read). */
+export interface RouteTaken {
+  /** Its pattern (`/api/workspaces/:name`), or undefined when no route took the request. */
+  pattern: string | undefined;
+  access: RouteAccess | undefined;
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes are authenticated unless they say `public`. */
@@ -52,5 +59,7 @@ declare module 'fastify' {
     principal: Principal;
     /** The session the request carried, if any (also on public routes of oauth and builtin). */
     session: SessionData | undefined;
+    /** Set by the first hook; null only for a request refused before any hook ran. */
+    routeTaken: RouteTaken | null;
   }
 }

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { collectProcessMetrics } from '@paddock/common/process-metrics';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import type { SignInMode, SignInResult } from '../auth/sign-in-log.js';
 import { DOOR_ROUTES } from '../door/door-routes.js';
@@ -161,27 +161,31 @@ const METRICS_SCHEMA = operation(
  */
 export function registerMetrics(app: FastifyInstance, metrics: DashboardMetrics): void {
   app.addHook('onResponse', (req, reply, done) => {
-    const route = req.routeOptions.url ?? UNMATCHED_ROUTE;
+    const route = req.routeTaken?.pattern ?? UNMATCHED_ROUTE;
     metrics.observeRequest(req.method, route, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 
-  app.addHook('onRequest', (req, reply, done) => {
-    const route = DOOR_ROUTE_KINDS[req.routeOptions.url ?? ''];
-    if (route === undefined) return done();
-    const kind = doorStreamKind(route, req.headers);
-    const socket = req.raw.socket as Socket | null;
-    // One request at a time on an HTTP/1.1 connection: its bytes are the socket's growth.
-    const readAtStart = socket?.bytesRead ?? 0;
-    const writtenAtStart = socket?.bytesWritten ?? 0;
-    const close = metrics.doorStreamOpened(kind);
-    reply.raw.once('close', () =>
-      close(
-        Math.max(0, (socket?.bytesRead ?? 0) - readAtStart),
-        Math.max(0, (socket?.bytesWritten ?? 0) - writtenAtStart),
-      ),
-    );
-    done();
+  // Only the door's routes count streams: their hook is theirs alone, added as each registers.
+  app.addHook('onRoute', (route) => {
+    const doorRoute = DOOR_ROUTE_KINDS[route.url];
+    if (doorRoute === undefined) return;
+    const countStream: onRequestHookHandler = (req, reply, done) => {
+      const kind = doorStreamKind(doorRoute, req.headers);
+      const socket = req.raw.socket as Socket | null;
+      // One request at a time on an HTTP/1.1 connection: its bytes are the socket's growth.
+      const readAtStart = socket?.bytesRead ?? 0;
+      const writtenAtStart = socket?.bytesWritten ?? 0;
+      const close = metrics.doorStreamOpened(kind);
+      reply.raw.once('close', () =>
+        close(
+          Math.max(0, (socket?.bytesRead ?? 0) - readAtStart),
+          Math.max(0, (socket?.bytesWritten ?? 0) - writtenAtStart),
+        ),
+      );
+      done();
+    };
+    route.onRequest = [...[route.onRequest ?? []].flat(), countStream];
   });
 
   app.get(METRICS_PATH, { schema: METRICS_SCHEMA }, async (_req, reply) => {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Authentication, Authenticator } from '../auth/authenticator.js';
-import { presentedCredential } from '../auth/identity.js';
+import { presentedCredential, type PresentedCredential } from '../auth/identity.js';
 import { trustedPeers } from '../auth/proxy.js';
 import { logSignIn, type SignInEvent, type SignInMode } from '../auth/sign-in-log.js';
 import { clientAddress } from '../builtin/client-address.js';
@@ -80,10 +80,11 @@ export class SignIns {
     req: FastifyRequest,
     reply: FastifyReply,
     now: number,
+    presented: PresentedCredential = presentedCredential(req.headers),
   ): Promise<Authentication> {
-    const credential = presentedCredential(req.headers).kind;
+    const credential = presented.kind;
     try {
-      const authentication = await authenticator.authenticate(req, reply, now);
+      const authentication = await authenticator.authenticate(req, reply, now, presented);
       if (authentication.principal?.via === 'api-key') this.metrics.apiKeyVerified('valid');
       return authentication;
     } catch (err) {

@@ -7,9 +7,10 @@ import {
   type ToolRegistry,
   type Workspace,
   type WorkspaceRole,
+  WORKSPACE_ROLES,
 } from '@paddock/kube';
 import { can, type Action } from '../auth/permissions.js';
-import type { Role } from '../auth/user.js';
+import { ROLES, type Role } from '../auth/user.js';
 
 /**
  * The response shapes of the workspace endpoints, made from cluster objects by pure functions:
@@ -47,13 +48,26 @@ export function mayAct(global: Role, role: WorkspaceRole, action: WorkspaceActio
   return can(global, action) && (WORKSPACE_ACTIONS[action] as readonly string[]).includes(role);
 }
 
-/** What the user may do in the workspace: the client shows only these actions. */
-export function permissionsIn(global: Role, role: WorkspaceRole) {
+export type Permissions = Readonly<Record<WorkspaceAction | 'manageMembers', boolean>>;
+
+function permissionsOf(global: Role, role: WorkspaceRole): Permissions {
   const actions = Object.keys(WORKSPACE_ACTIONS) as WorkspaceAction[];
-  return {
+  return Object.freeze({
     ...Object.fromEntries(actions.map((action) => [action, mayAct(global, role, action)])),
     manageMembers: role === 'owner',
-  } as Record<WorkspaceAction | 'manageMembers', boolean>;
+  } as Record<WorkspaceAction | 'manageMembers', boolean>);
+}
+
+/** Every pair of roles' permissions, made once: a workspace's details are read per request. */
+const PERMISSIONS = new Map(
+  ROLES.flatMap((global) =>
+    WORKSPACE_ROLES.map((role) => [`${global}/${role}`, permissionsOf(global, role)] as const),
+  ),
+);
+
+/** What the user may do in the workspace: the client shows only these actions. */
+export function permissionsIn(global: Role, role: WorkspaceRole): Permissions {
+  return PERMISSIONS.get(`${global}/${role}`) ?? permissionsOf(global, role);
 }
 
 /** Members as owners manage them: bindings, grants (with whether each is in force) and anonymous access. */

@@ -4,7 +4,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FeatureModule } from './listener.js';
-import { openApiDescription } from './openapi.js';
 import { ROUTES } from './routes.js';
 
 /**
@@ -123,15 +122,18 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 export const docsFeature: FeatureModule = async (app) => {
   const assets = await loadAssets();
   const page = docsPage(assets);
-  const { yaml } = await openApiDescription();
 
-  app.get(ROUTES.openApi.path, { schema: ROUTES.openApi.schema }, (_req, reply) =>
-    reply
+  app.get(ROUTES.openApi.path, { schema: ROUTES.openApi.schema }, async (_req, reply) => {
+    // Made on its first request, from a declare-only app of every route (openapi.ts): the
+    // sandbox starts, and serves its tools, without building it or loading what builds it.
+    const { openApiDescription } = await import('./openapi.js');
+    const { yaml } = await openApiDescription();
+    return reply
       .header('content-type', 'application/yaml; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('x-content-type-options', 'nosniff')
-      .send(yaml),
-  );
+      .send(yaml);
+  });
 
   app.get(ROUTES.docs.path, { schema: ROUTES.docs.schema }, (_req, reply) =>
     reply

@@ -5,6 +5,7 @@ import type { ApiContext, FeatureHandle } from './context.js';
 import { identityFromHeaders, type Identity } from './identity.js';
 import { verifyProof } from './identity-proof.js';
 import { allowedMethods, routeAt } from './routes.js';
+import { serializerCompiler } from '@paddock/common/schema-serialization';
 import { validatorCompiler } from '@paddock/common/schema-validation';
 
 /** Request bodies of this listener are small JSON documents (SSH keys). */
@@ -58,6 +59,7 @@ export async function createApiListener(options: ApiListenerOptions): Promise<Ap
   };
   const app = createHttpApp({ logger, bodyLimit: API_BODY_LIMIT, notFound });
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
   const mounted: string[] = [];
