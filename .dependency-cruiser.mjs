@@ -4,7 +4,7 @@
 // package's package.json, and it may only go through that package's declared exports.
 
 /** Services: each runs on its own and reaches the others over the network only. */
-const SERVICES = 'dashboard|sandbox|operator|cluster-local|forward';
+const SERVICES = 'dashboard|sandbox|operator|cluster-local|forward|agent';
 /** Kubernetes code: our kinds and client, the embedded API server, the upstream libraries. */
 const KUBERNETES =
   '^node_modules/(@paddock/(kube|cluster-local)|@kubernetes/client-node|kubernetes-models)/';

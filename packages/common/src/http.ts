@@ -20,6 +20,14 @@ export interface HttpAppOptions {
   notFound?: (req: FastifyRequest, reply: FastifyReply) => void;
 }
 
+/** The headers of a server-sent event stream: never cached, never held back by a proxy. */
+export const EVENT_STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no',
+  'x-content-type-options': 'nosniff',
+} as const;
+
 /** The levels at which a logger writes debug lines. */
 const LOGS_DEBUG = new Set(['debug', 'trace']);
 

@@ -27,7 +27,13 @@ export {
   type StatusOfCode,
 } from './errors.js';
 export { Health, type ReadinessCheck } from './health.js';
-export { createHttpApp, listen, DEFAULT_BODY_LIMIT, type HttpAppOptions } from './http.js';
+export {
+  createHttpApp,
+  listen,
+  DEFAULT_BODY_LIMIT,
+  EVENT_STREAM_HEADERS,
+  type HttpAppOptions,
+} from './http.js';
 export {
   safeReturnPath,
   DEFAULT_RETURN_PATH,

@@ -54,6 +54,11 @@ export {
   AGENT_MCP_PORT_NAME,
   AGENT_API_PORT_NAME,
   MAX_AGENT_PORTS,
+  AGENT_PROVIDER_TYPES,
+  DEFAULT_API_KEY_SECRET_KEY,
+  DEFAULT_RUN_LIMITS,
+  PRICE_PATTERN,
+  MAX_PRICED_MODELS,
   type AgentRuntime,
   type AgentRuntimeSpec,
   type AgentRuntimeStatus,
@@ -66,6 +71,8 @@ export {
   type PromptPackSpec,
   type PromptPackStatus,
 } from './resources/prompt-pack.js';
+export { formatCents, parseCents, utcDay, utcMonth } from './resources/cost-usage.js';
+export { parseDuration } from './resources/durations.js';
 export {
   CIDR_PATTERN,
   USD_PATTERN,

@@ -49,3 +49,11 @@ export { INSPECTOR_CLI } from './inspector.js';
 export { claimPodAddressRange, type PodAddressRange } from './pod-address-ranges.js';
 export { startControlPlane, type ControlPlane } from './control-plane.js';
 export { validateUpstream, type UpstreamObject } from './upstream-schemas.js';
+export {
+  startScriptedOpenAI,
+  startScriptedAnthropic,
+  type ScriptedModelServer,
+  type ScriptedToolCall,
+  type ScriptedTurn,
+  type RecordedRequest,
+} from './scripted-models.js';

@@ -3,7 +3,15 @@ import type { KindDefinition } from '../custom-resource-definition.js';
 import type { FromSchema } from '../from-schema.js';
 import type { ObjectMeta } from '../object-meta.js';
 import { conditionsSchema } from './condition.js';
-import { count, observedGeneration, port, quantity, stringMap, usd } from './field-schemas.js';
+import {
+  count,
+  duration,
+  observedGeneration,
+  port,
+  quantity,
+  stringMap,
+  usd,
+} from './field-schemas.js';
 
 /** An agent: replicas of a sandbox image driven by a PromptPack. It owns the pods it runs. */
 
@@ -19,6 +27,21 @@ export const AGENT_MCP_PORT_NAME = 'mcp';
 export const AGENT_API_PORT_NAME = 'api';
 /** At most this many extra ports per agent (a pod's port list stays readable; previews are few). */
 export const MAX_AGENT_PORTS = 16;
+
+/** The model providers the agent speaks to, each through its official SDK. */
+export const AGENT_PROVIDER_TYPES = ['openai', 'anthropic'] as const;
+/** The Secret key holding the provider's API key when apiKeySecretRef names none. */
+export const DEFAULT_API_KEY_SECRET_KEY = 'apiKey';
+/** Per-run limits when spec.runLimits leaves them out. */
+export const DEFAULT_RUN_LIMITS = {
+  maxTurns: 50,
+  maxTokens: 2_000_000,
+  maxWallTime: '30m',
+} as const;
+/** A price in USD per million tokens: up to six decimals (`0.075`, `2.5`, `15`). */
+export const PRICE_PATTERN = String.raw`^\d+(\.\d{1,6})?$`;
+/** At most this many models priced per agent. */
+export const MAX_PRICED_MODELS = 64;
 
 const computeAmounts = {
   type: 'object',
@@ -95,6 +118,80 @@ export const agentRuntimeSpecSchema = {
           description: 'TCP tunnels to the pod (/api/port-forward).',
         },
         ssh: { type: 'boolean', default: true, description: 'The embedded SSH server.' },
+      },
+    },
+    provider: {
+      type: 'object',
+      description:
+        'Where the agent loop reaches its model. Without a provider the pods run the sandbox alone, for clients that bring their own agent.',
+      required: ['type'],
+      properties: {
+        type: {
+          type: 'string',
+          enum: [...AGENT_PROVIDER_TYPES],
+          description:
+            'openai: Chat Completions, for OpenAI and any compatible server (Azure OpenAI, vLLM, Ollama, llama.cpp, LiteLLM) through baseURL; anthropic: Messages.',
+        },
+        baseURL: {
+          type: 'string',
+          pattern: '^https?://',
+          description: "The API's base URL; the provider's own when omitted.",
+        },
+        apiKeySecretRef: {
+          type: 'object',
+          description:
+            'The Secret, in the same namespace, holding the API key; none for servers that need no key.',
+          required: ['name'],
+          properties: {
+            name: { type: 'string', minLength: 1 },
+            key: { type: 'string', minLength: 1, default: DEFAULT_API_KEY_SECRET_KEY },
+          },
+        },
+      },
+    },
+    runLimits: {
+      type: 'object',
+      description: `The limits of each run; a run ends when it reaches one. Omitted: ${DEFAULT_RUN_LIMITS.maxTurns} model calls, ${DEFAULT_RUN_LIMITS.maxTokens} tokens and ${DEFAULT_RUN_LIMITS.maxWallTime} of wall time.`,
+      properties: {
+        maxTurns: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 1000,
+          default: DEFAULT_RUN_LIMITS.maxTurns,
+          description: 'Model calls per run.',
+        },
+        maxTokens: {
+          type: 'integer',
+          minimum: 1,
+          default: DEFAULT_RUN_LIMITS.maxTokens,
+          description: 'Input and output tokens per run, summed over its model calls.',
+        },
+        maxWallTime: {
+          ...duration('Wall time per run, such as 30m or 2h.'),
+          default: DEFAULT_RUN_LIMITS.maxWallTime,
+        },
+      },
+    },
+    pricing: {
+      type: 'object',
+      description:
+        "USD per million tokens by model name, over the agent's price table: for models it lacks or prices differently.",
+      maxProperties: MAX_PRICED_MODELS,
+      additionalProperties: {
+        type: 'object',
+        required: ['input', 'output'],
+        properties: {
+          input: {
+            type: 'string',
+            pattern: PRICE_PATTERN,
+            description: 'Per million input tokens.',
+          },
+          output: {
+            type: 'string',
+            pattern: PRICE_PATTERN,
+            description: 'Per million output tokens.',
+          },
+        },
       },
     },
     ports: {

@@ -1,29 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ToolHandler } from '@paddock/kube';
+import { parseDuration, type ToolHandler } from '@paddock/kube';
+
+export { parseDuration };
 
 /** How long one call to a handler may take when neither the handler nor its httpConfig says. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
-
-const UNIT_MS: Record<string, number> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-};
-
-/** Milliseconds of a Go-style duration such as 500ms, 30s, 1m or 1m30s; undefined when malformed. */
-export function parseDuration(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (!/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(trimmed)) return undefined;
-  let total = 0;
-  for (const [, amount, , unit] of trimmed.matchAll(/(\d+(\.\d+)?)(ns|us|µs|ms|s|m|h)/g)) {
-    total += Number(amount) * (UNIT_MS[unit as string] ?? 0);
-  }
-  return total;
-}
 
 /** The handler's per-call timeout: top level, else httpConfig's, else the default. */
 export function handlerTimeoutMs(handler: ToolHandler): number {

@@ -1,4 +1,14 @@
-import type { AgentRuntimeStatus, WorkspaceSpec, WorkspaceStatus } from '@paddock/kube';
+import {
+  formatCents,
+  parseCents,
+  utcDay,
+  utcMonth,
+  type AgentRuntimeStatus,
+  type WorkspaceSpec,
+  type WorkspaceStatus,
+} from '@paddock/kube';
+
+export { formatCents, parseCents, utcDay, utcMonth };
 
 /**
  * Cost controls. Each AgentRuntime reports its own spend in `status.costUsage` as
@@ -25,34 +35,10 @@ export interface SpendTotals {
   monthlyCents: number;
 }
 
-/** The UTC day of `now`, as YYYY-MM-DD. */
-export function utcDay(now: Date): string {
-  return now.toISOString().slice(0, 10);
-}
-
-/** The UTC month of `now`, as YYYY-MM. */
-export function utcMonth(now: Date): string {
-  return now.toISOString().slice(0, 7);
-}
-
 /** Milliseconds from `now` to the next UTC midnight, when a day (and maybe a month) rolls over. */
 export function msUntilUtcMidnight(now: Date): number {
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   return next - now.getTime();
-}
-
-/** A USD decimal string as whole cents; undefined when it is not one. */
-export function parseCents(usd: string | undefined): number | undefined {
-  if (usd === undefined) return undefined;
-  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(usd.trim());
-  if (match === null) return undefined;
-  const [, units = '0', fraction = ''] = match;
-  return Number(units) * 100 + Number(fraction.padEnd(2, '0'));
-}
-
-/** Cents as a USD decimal string with two decimals. */
-export function formatCents(cents: number): string {
-  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 }
 
 /** The sum of the reports that belong to the current UTC day and month. */

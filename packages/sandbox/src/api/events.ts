@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { env, loadConfig, type Logger } from '@paddock/common';
+import { env, EVENT_STREAM_HEADERS, loadConfig, type Logger } from '@paddock/common';
 import { DEFAULT_WATCH_LINGER_MS, type SharedWatcher } from '../workspace/shared-watcher.js';
 import type { ChangeEvent } from '../workspace/watcher.js';
 
@@ -112,12 +112,7 @@ export class EventStreams {
     // The client may have left while the watcher was getting ready.
     if (res.destroyed || !res.socket || res.socket.destroyed) return release();
     const ring = this.watcher.ring;
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      'x-accel-buffering': 'no',
-      'x-content-type-options': 'nosniff',
-    });
+    res.writeHead(200, EVENT_STREAM_HEADERS);
     res.setTimeout(0);
     if (lastEventId !== undefined) {
       const missed = ring.since(lastEventId);
