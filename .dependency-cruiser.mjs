@@ -52,11 +52,7 @@ export default {
       from: { path: '^packages/([^/]+)/' },
       to: {
         path: '^packages/',
-        pathNot: [
-          '^packages/$1/',
-          // Known: the forward test starts a sandbox with the sandbox tests' helper; it belongs in @paddock/testing.
-          '^packages/sandbox/test/support/sandbox[.]ts$',
-        ],
+        pathNot: '^packages/$1/',
       },
     },
     {

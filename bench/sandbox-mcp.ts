@@ -10,9 +10,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { freePort, start, tempDir } from '@paddock/testing';
+import { freePort, SANDBOX_BIN, start, tempDir } from '@paddock/testing';
 import { peakRssMiB, startServer } from './lib/processes.js';
-import { SANDBOX_BIN } from './lib/sandbox.js';
 import { median, printTable } from './lib/table.js';
 
 const RUNS = 5;

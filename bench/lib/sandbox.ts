@@ -1,16 +1,5 @@
-import { join } from 'node:path';
-import type { Started } from '@paddock/testing';
+import { SANDBOX_BIN, type Started } from '@paddock/testing';
 import { startServer } from './processes.js';
-
-export const SANDBOX_BIN = join(
-  import.meta.dirname,
-  '..',
-  '..',
-  'packages',
-  'sandbox',
-  'bin',
-  'paddock-sandbox.js',
-);
 
 export interface BenchApiSandbox extends Started {
   /** The MCP listener's port. */

@@ -31,13 +31,17 @@ const isAnnotation = (key: string) =>
 /** The keys of a node that are not annotations. */
 const keywords = (node: Node) => Object.keys(node).filter((key) => !isAnnotation(key));
 
+/** Whether a node allows only null (`{"type": "null"}`). */
+const isNull = (node: Node) => node.type === 'null' && keywords(node).length === 1;
+
 /**
  * The values a node allows when it is only a list of them, else undefined: a `const` or an `enum`
  * (with or without the type of its values, as TypeBox writes literals), or null.
  */
 function valuesOf(node: Node): unknown[] | undefined {
+  if (isNull(node)) return [null];
   const rest = keywords(node).filter((key) => key !== 'type');
-  if (rest.length === 0) return node.type === 'null' ? [null] : undefined;
+  if (rest.length === 0) return undefined;
   if (rest.length > 1 || (node.type !== undefined && typeof node.type !== 'string'))
     return undefined;
   if (rest[0] === 'const') return [node.const];
@@ -76,16 +80,11 @@ function flatUnion(alternatives: unknown[]): Node | undefined {
   if (values.every((v) => v !== undefined)) return { enum: values.flat() };
   const types = alternatives.map(plainType);
   if (types.every((t) => t !== undefined)) return { type: [...new Set(types)] };
-  const typed = alternatives.filter((_, i) => values[i] === undefined);
-  const nullable = alternatives.some(
-    (node) => valuesOf(node)?.length === 1 && node.type === 'null',
-  );
-  if (alternatives.length === 2 && nullable && typed.length === 1) {
-    const [schema] = typed as [Node];
-    if (typeof schema.type === 'string' && schema.anyOf === undefined && schema.oneOf === undefined)
-      return { ...schema, type: [schema.type, 'null'] };
-  }
-  return undefined;
+  const [schema, ...others] = alternatives.filter((node) => !isNull(node));
+  if (alternatives.length !== 2 || schema === undefined || others.length > 0) return undefined;
+  if (typeof schema.type !== 'string' || schema.anyOf !== undefined || schema.oneOf !== undefined)
+    return undefined;
+  return { ...schema, type: [schema.type, 'null'] };
 }
 
 /** Keywords whose value is a schema, a list of schemas, or a map of names to schemas. */

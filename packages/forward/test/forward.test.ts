@@ -7,13 +7,15 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import { connect, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { freePort, start, tempDir } from '@paddock/testing';
 import {
   as,
+  freePort,
+  start,
   startApiSandbox,
+  tempDir,
   TEST_PROXY_SECRET,
   type RunningApiSandbox,
-} from '../../sandbox/test/support/sandbox.js';
+} from '@paddock/testing';
 import { FORWARD_BIN, run, runForward, type RunResult } from './support/run.js';
 
 /** The identity and proof the proxy would set, given as the developer's --header. */

@@ -1,18 +1,20 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ToolHandler } from '@paddock/kube';
-import { eventually, freePort, start, tempDir, type Started } from '@paddock/testing';
+import {
+  eventually,
+  freePort,
+  SANDBOX_BIN as SANDBOX,
+  start,
+  tempDir,
+  type Started,
+} from '@paddock/testing';
 import { discoverHandler } from '../src/toolregistry/index.js';
 
 const require = createRequire(import.meta.url);
-const SANDBOX = join(
-  dirname(require.resolve('@paddock/sandbox/package.json')),
-  'bin',
-  'paddock-sandbox.js',
-);
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 let workspace: Awaited<ReturnType<typeof tempDir>>;

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { silentLogger } from '@paddock/common';
 import {
@@ -17,19 +15,20 @@ import {
   type ToolRegistryStatus,
   installCrds,
 } from '@paddock/kube';
-import { eventually, freePort, start, tempDir, type Started } from '@paddock/testing';
+import {
+  eventually,
+  freePort,
+  SANDBOX_BIN as SANDBOX,
+  start,
+  tempDir,
+  type Started,
+} from '@paddock/testing';
 import { ToolRegistryController } from '../src/controllers/tool-registry-controller.js';
 import type { Service } from '../src/controllers/tool-registry/service-address.js';
 import { operatorEventRecorder } from '../src/runtime/events.js';
 import { METRIC_NAMES, OperatorMetrics } from '../src/runtime/metrics.js';
 import { startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
 
-const require = createRequire(import.meta.url);
-const SANDBOX = join(
-  dirname(require.resolve('@paddock/sandbox/package.json')),
-  'bin',
-  'paddock-sandbox.js',
-);
 const toolRegistryKind = KINDS.find((k) => k.kind === 'ToolRegistry')!;
 
 let cluster: EmbeddedCluster;

@@ -57,3 +57,14 @@ export {
   type ScriptedTurn,
   type RecordedRequest,
 } from './scripted-models.js';
+export {
+  as,
+  PROOF,
+  SANDBOX_BIN,
+  startApiSandbox,
+  startSandbox,
+  TEST_PROXY_SECRET,
+  TEST_PROXY_SECRET_SHA256,
+  type RunningApiSandbox,
+  type RunningSandbox,
+} from './sandbox.js';

@@ -25,11 +25,6 @@ export class CostReporter {
     this.spend = spendFrom(await this.options.read(), this.options.now());
   }
 
-  /** The spend of the current day and month, exact. */
-  get current(): Spend | undefined {
-    return this.spend && addSpend(this.spend, 0, this.options.now());
-  }
-
   add(usd: number): void {
     if (this.spend === undefined) throw new Error('the cost reporter has not started');
     this.spend = addSpend(this.spend, usd, this.options.now());
