@@ -157,9 +157,9 @@ const celRules: Record<string, (self: Json) => boolean> = {
     self.type !== 'mcp' || has(self, 'mcpConfig'),
   "self.type != 'openapi' || has(self.openAPIConfig)": (self) =>
     self.type !== 'openapi' || has(self, 'openAPIConfig'),
-  "!(self.containerPort in [7070, 7071]) && !(self.name in ['mcp', 'api'])": (self) =>
-    ![7070, 7071].includes(Number(self.containerPort)) &&
-    !['mcp', 'api'].includes(String(self.name)),
+  "!(self.containerPort in [7070, 7071, 7072]) && !(self.name in ['mcp', 'api', 'runs'])": (self) =>
+    ![7070, 7071, 7072].includes(Number(self.containerPort)) &&
+    !['mcp', 'api', 'runs'].includes(String(self.name)),
   'self.handlers.all(h, self.handlers.exists_one(x, x.name == h.name))': (self) => {
     const names = (self.handlers as Json[]).map((h) => h.name);
     return names.every((name) => names.filter((n) => n === name).length === 1);
@@ -567,7 +567,7 @@ describe('the samples in examples/resources/invalid', () => {
         at: '/spec/namespace/labels',
       },
       'agent-port-of-the-sandbox.yaml': {
-        rule: "!(self.containerPort in [7070, 7071]) && !(self.name in ['mcp', 'api'])",
+        rule: "!(self.containerPort in [7070, 7071, 7072]) && !(self.name in ['mcp', 'api', 'runs'])",
         at: '/spec/ports/1',
       },
       'agent-storage-size.yaml': { keyword: 'pattern', at: '/spec/storage/size' },

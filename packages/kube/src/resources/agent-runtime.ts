@@ -22,9 +22,12 @@ export const DEFAULT_AGENT_STORAGE_SIZE = '10Gi';
 /** The sandbox's own listeners in an agent's pods: extra ports may not take them. */
 export const AGENT_MCP_PORT = 7070;
 export const AGENT_API_PORT = 7071;
+/** The agent loop's runs API, in pods of an AgentRuntime that names a provider. */
+export const AGENT_RUNS_PORT = 7072;
 /** Their port names, in the pods and the headless Service. */
 export const AGENT_MCP_PORT_NAME = 'mcp';
 export const AGENT_API_PORT_NAME = 'api';
+export const AGENT_RUNS_PORT_NAME = 'runs';
 /** At most this many extra ports per agent (a pod's port list stays readable; previews are few). */
 export const MAX_AGENT_PORTS = 16;
 
@@ -67,8 +70,8 @@ const agentPort = {
   },
   'x-kubernetes-validations': [
     {
-      rule: `!(self.containerPort in [${AGENT_MCP_PORT}, ${AGENT_API_PORT}]) && !(self.name in ['${AGENT_MCP_PORT_NAME}', '${AGENT_API_PORT_NAME}'])`,
-      message: `ports ${AGENT_MCP_PORT} and ${AGENT_API_PORT} and the names ${AGENT_MCP_PORT_NAME} and ${AGENT_API_PORT_NAME} belong to the sandbox`,
+      rule: `!(self.containerPort in [${AGENT_MCP_PORT}, ${AGENT_API_PORT}, ${AGENT_RUNS_PORT}]) && !(self.name in ['${AGENT_MCP_PORT_NAME}', '${AGENT_API_PORT_NAME}', '${AGENT_RUNS_PORT_NAME}'])`,
+      message: `ports ${AGENT_MCP_PORT}, ${AGENT_API_PORT} and ${AGENT_RUNS_PORT} and the names ${AGENT_MCP_PORT_NAME}, ${AGENT_API_PORT_NAME} and ${AGENT_RUNS_PORT_NAME} belong to the sandbox and the agent`,
     },
   ],
 } as const;
