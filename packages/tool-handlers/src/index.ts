@@ -1,0 +1,2 @@
+// ToolRegistry handlers: discovering their tools with their schemas, and calling them.
+export {};
