@@ -11,7 +11,12 @@ import {
 } from './model.js';
 import type { TokenUsage } from './pricing.js';
 import type { AgentTool, ToolResult } from './tools.js';
-import type { Outcome, TranscriptEntry, TranscriptEvent } from './transcript.js';
+import {
+  Interruption,
+  type Outcome,
+  type TranscriptEntry,
+  type TranscriptEvent,
+} from './transcript.js';
 import { DEFAULT_MAX_TOOL_RESULT_CHARS, truncateForModel } from './truncate.js';
 
 /** The default bound on one model answer, in tokens. */
@@ -102,10 +107,14 @@ async function runLoop(options: RunAgentOptions): Promise<RunResult> {
     return { outcome, totals };
   };
   const cancelled = (): RunResult =>
-    finish({
-      status: 'cancelled',
-      ...(typeof signal.reason === 'string' ? { reason: signal.reason } : {}),
-    });
+    finish(
+      signal.reason instanceof Interruption
+        ? { status: 'interrupted', reason: signal.reason.reason }
+        : {
+            status: 'cancelled',
+            ...(typeof signal.reason === 'string' ? { reason: signal.reason } : {}),
+          },
+    );
   const overWallTime = (): Outcome | undefined => {
     const elapsed = now() - started;
     return elapsed >= limits.maxWallMs

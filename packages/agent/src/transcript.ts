@@ -6,6 +6,14 @@ import type { ModelErrorCode } from './model.js';
 export type OutcomeStatus =
   'completed' | 'failed' | 'cancelled' | 'limit' | 'blocked' | 'interrupted';
 
+/**
+ * The abort reason of a run the agent itself ends by stopping (its pod deleted or restarted): the
+ * run is recorded `interrupted`, as one cut by a crash is when the agent starts again.
+ */
+export class Interruption {
+  constructor(readonly reason: string) {}
+}
+
 export interface Outcome {
   status: OutcomeStatus;
   /** Why the run ended this way (absent for a plain completion). */

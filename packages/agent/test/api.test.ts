@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
+import { createPublicKey } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createLogger, Health } from '@paddock/common';
+import {
+  createLogger,
+  createProofKeys,
+  Health,
+  PROOF_HEADER,
+  signIdentityProof,
+  type ProofVerifier,
+} from '@paddock/common';
 import { startScriptedOpenAI, tempDir, type ScriptedModelServer } from '@paddock/testing';
 import type { FastifyInstance } from 'fastify';
 import { createAgentApp } from '../src/api/app.js';
@@ -32,6 +40,29 @@ async function frames(
         data: JSON.parse(fields.data!) as TranscriptEvent,
       };
     });
+}
+
+/** The pod's stable DNS name, which the door signs its proofs for. */
+const AUDIENCE = 'coder-0.coder.ns-team.svc';
+const door = createProofKeys();
+const proof: ProofVerifier = {
+  mode: 'token',
+  publicKey: createPublicKey(door.publicKeyPem),
+  audience: AUDIENCE,
+};
+
+/** The headers the dashboard's door sends for a user: their identity and its signed proof. */
+async function asUser(
+  user: string,
+  signed: { privateKey?: typeof door.privateKey; audience?: string; now?: Date } = {},
+): Promise<Record<string, string>> {
+  const token = await signIdentityProof({
+    privateKey: signed.privateKey ?? door.privateKey,
+    audience: signed.audience ?? AUDIENCE,
+    identity: { sub: user, user, groups: ['devs'] },
+    ...(signed.now ? { now: signed.now } : {}),
+  });
+  return { 'x-forwarded-sub': user, 'x-forwarded-user': user, [PROOF_HEADER]: token };
 }
 
 describe('the runs API', () => {
@@ -75,6 +106,7 @@ describe('the runs API', () => {
       store,
       health: new Health(),
       logger: createLogger({ name: 'paddock-agent-test', level: 'warn' }),
+      proof,
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address() as { port: number };
@@ -88,26 +120,27 @@ describe('the runs API', () => {
     await sandbox.stop();
   });
 
-  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  /** A request as the user `ada`, through the door (with its proof). */
+  const get = async (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${base}${path}`, { headers: { ...(await asUser('ada')), ...headers } });
+  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${base}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', ...(await asUser('ada')), ...headers },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
 
   it('starts a run, streams its transcript to the end, and resumes it after an event', async () => {
-    const started = await post(
-      '/api/runs',
-      { prompt: { name: 'echo', variables: { word: 'api-run' } } },
-      { 'x-forwarded-user': 'ada' },
-    );
+    const started = await post('/api/runs', {
+      prompt: { name: 'echo', variables: { word: 'api-run' } },
+    });
     assert.equal(started.status, 202);
     const { run, position } = (await started.json()) as { run: RunSummary; position: number };
     assert.equal(position, 0);
     assert.equal(run.task, 'Print api-run.');
     assert.equal(run.startedBy, 'ada');
 
-    const stream = await fetch(`${base}/api/runs/${run.id}/events`);
+    const stream = await get(`/api/runs/${run.id}/events`);
     assert.equal(stream.headers.get('content-type'), 'text/event-stream; charset=utf-8');
     const all = await frames(stream);
     assert.equal(all.at(-1)?.event, 'outcome');
@@ -119,19 +152,15 @@ describe('the runs API', () => {
       all.map((_f, i) => String(i + 1)),
     );
 
-    const resumed = await frames(
-      await fetch(`${base}/api/runs/${run.id}/events`, { headers: { 'last-event-id': '3' } }),
-    );
+    const resumed = await frames(await get(`/api/runs/${run.id}/events`, { 'last-event-id': '3' }));
     assert.deepEqual(resumed, all.slice(3));
-    const byQuery = await frames(
-      await fetch(`${base}/api/runs/${run.id}/events?after=${all.length}`),
-    );
+    const byQuery = await frames(await get(`/api/runs/${run.id}/events?after=${all.length}`));
     assert.deepEqual(byQuery, []);
 
-    const one = (await (await fetch(`${base}/api/runs/${run.id}`)).json()) as { run: RunSummary };
+    const one = (await (await get(`/api/runs/${run.id}`)).json()) as { run: RunSummary };
     assert.deepEqual(one.run.outcome, { status: 'completed' });
     assert.deepEqual(one.run.usage, { input: 30, output: 10, usd: 0.002 });
-    const list = (await (await fetch(`${base}/api/runs`)).json()) as { runs: RunSummary[] };
+    const list = (await (await get('/api/runs')).json()) as { runs: RunSummary[] };
     assert.equal(list.runs[0]?.id, run.id);
   });
 
@@ -140,7 +169,7 @@ describe('the runs API', () => {
       run: RunSummary;
     };
     await model.waitForRequests(3);
-    const streaming = fetch(`${base}/api/runs/${started.run.id}/events`).then(frames);
+    const streaming = get(`/api/runs/${started.run.id}/events`).then(frames);
     const cancelled = await post(`/api/runs/${started.run.id}/cancel`, {});
     assert.equal(cancelled.status, 200);
     const all = await streaming;
@@ -174,13 +203,11 @@ describe('the runs API', () => {
       assert.match(answer.message, message);
     }
     const unknown = '00000000-0000-4000-8000-000000000000';
-    assert.equal((await fetch(`${base}/api/runs/${unknown}`)).status, 404);
+    assert.equal((await get(`/api/runs/${unknown}`)).status, 404);
     assert.equal((await post(`/api/runs/${unknown}/cancel`, {})).status, 404);
-    assert.equal((await fetch(`${base}/api/runs/not-a-run`)).status, 400);
-    const runs = (await (await fetch(`${base}/api/runs`)).json()) as { runs: RunSummary[] };
-    const badId = await fetch(`${base}/api/runs/${runs.runs[0]!.id}/events`, {
-      headers: { 'last-event-id': 'abc' },
-    });
+    assert.equal((await get('/api/runs/not-a-run')).status, 400);
+    const runs = (await (await get('/api/runs')).json()) as { runs: RunSummary[] };
+    const badId = await get(`/api/runs/${runs.runs[0]!.id}/events`, { 'last-event-id': 'abc' });
     assert.equal(badId.status, 400);
   });
 
@@ -192,6 +219,92 @@ describe('the runs API', () => {
       assert.deepEqual(await res.json(), { error: 'budget_exceeded', message: budget });
     } finally {
       budget = undefined;
+    }
+  });
+
+  it('refuses every request without a valid proof of the door (401), health checks aside', async () => {
+    const stranger = createProofKeys();
+    const refusals: Array<[string, Record<string, string>, RegExp]> = [
+      ['no proof', { 'x-forwarded-user': 'ada' }, /a valid X-Paddock-Proof header is required/],
+      [
+        'a proof signed by another key',
+        await asUser('ada', { privateKey: stranger.privateKey }),
+        /the proof is not valid; reach the agent through its proxy/,
+      ],
+      [
+        'an expired proof',
+        await asUser('ada', { now: new Date(Date.now() - 10 * 60_000) }),
+        /the proof has expired/,
+      ],
+      [
+        'a proof for another pod',
+        await asUser('ada', { audience: 'coder-1.coder.ns-team.svc' }),
+        /not valid here \(aud\)/,
+      ],
+      [
+        "a valid proof carrying another user's X-Forwarded-User",
+        { ...(await asUser('ada')), 'x-forwarded-user': 'root' },
+        /X-Forwarded-User does not match the proof/,
+      ],
+      ['a forged token', { [PROOF_HEADER]: 'e30.e30.forged' }, /the proof is not valid/],
+    ];
+    const before = store.list().length;
+    for (const [what, headers, message] of refusals) {
+      for (const [method, path] of [
+        ['POST', '/api/runs'],
+        ['GET', '/api/runs'],
+        ['GET', '/api/no-such-route'],
+      ] as const) {
+        const res = await fetch(`${base}${path}`, {
+          method,
+          headers: { 'content-type': 'application/json', ...headers },
+          ...(method === 'POST' ? { body: JSON.stringify({ task: 'not for you' }) } : {}),
+        });
+        assert.equal(res.status, 401, `${what}: ${method} ${path}`);
+        const answer = (await res.json()) as { error: string; message: string };
+        assert.equal(answer.error, 'unauthorized');
+        assert.match(answer.message, message, what);
+      }
+    }
+    assert.equal(store.list().length, before, 'no refused request started a run');
+    assert.equal((await fetch(`${base}/healthz`)).status, 200);
+  });
+
+  it("records as who started a run the proof's user, never a bare header", async () => {
+    const started = await fetch(`${base}/api/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(await asUser('grace')) },
+      body: JSON.stringify({ task: 'who am I' }),
+    });
+    assert.equal(started.status, 202);
+    const { run } = (await started.json()) as { run: RunSummary };
+    assert.equal(run.startedBy, 'grace');
+    await post(`/api/runs/${run.id}/cancel`, {});
+    await runner.idle();
+  });
+
+  it('in dev mode (no proof) lets requests in, the caller without headers being the dev identity', async () => {
+    const dev = createAgentApp({
+      runner,
+      store,
+      health: new Health(),
+      logger: createLogger({ name: 'paddock-agent-test', level: 'warn' }),
+    });
+    try {
+      const listed = await dev.inject({ method: 'GET', url: '/api/runs' });
+      assert.equal(listed.statusCode, 200);
+      const started = await dev.inject({
+        method: 'POST',
+        url: '/api/runs',
+        payload: { task: 'x' },
+      });
+      assert.equal(started.statusCode, 202);
+      const { run } = started.json<{ run: RunSummary }>();
+      assert.equal(run.startedBy, 'dev');
+      await runner.cancel(run.id);
+      await runner.idle();
+    } finally {
+      await dev.close();
     }
   });
 });

@@ -21,6 +21,7 @@ import { WorkQueue } from '@paddock/kube/work-queue';
 import { CrdController } from './controllers/crd-controller.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
+import { RootCaPublisher } from './controllers/root-ca-publisher.js';
 import { StatefulSetController } from './controllers/statefulset-controller.js';
 import { checkStructural, compileSchema } from './crd/compile.js';
 import { DATA_FILES, loadSecrets } from './data-dir.js';
@@ -114,6 +115,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
     new GarbageCollector(store, resources, system, logger),
     new NamespaceController(store, resources, system, logger),
     new StatefulSetController(store, resources, system, logger),
+    new RootCaPublisher(store, resources, certificate.cert, system, logger),
   ];
   const queues = controllers.map((controller) => controller.queue);
   const unsubscribes = [

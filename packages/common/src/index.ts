@@ -73,6 +73,21 @@ export {
   type SignProofOptions,
 } from './identity-proof.js';
 export {
+  verifyProof,
+  identityFromHeaders,
+  identityOfClaims,
+  headerMismatch,
+  proxySecretDigest,
+  proofVerifierFrom,
+  DEV_IDENTITY,
+  PROOF_CLOCK_SKEW_SECONDS,
+  MAX_PROOF_CHARS,
+  type Identity,
+  type ProofVerifier,
+  type ProofOutcome,
+  type ProofSettings,
+} from './proof-verifier.js';
+export {
   metricProblems,
   metricNameProblems,
   metricsOfExposition,

@@ -712,6 +712,90 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/workspaces/{name}/agents/{agentName}/pods/{podName}/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A pod’s runs: the kept ones, the running one, the queue
+     * @description The agent loop’s runs API of one pod (its second container, in agents whose AgentRuntime names a `spec.provider`), passed on as the pod answers. The credential and any identity header the client sent are removed; the agent is told the user in `X-Forwarded-Sub`, `-User` and `-Groups` with a proof signed by the dashboard (`X-Paddock-Proof`), and records that user as who started a run. Viewers list runs and follow them; editors and owners also start and cancel them.
+     */
+    get: operations['listAgentRuns'];
+    put?: never;
+    /**
+     * Start a run on a pod (queued behind the running one)
+     * @description The agent loop’s runs API of one pod (its second container, in agents whose AgentRuntime names a `spec.provider`), passed on as the pod answers. The credential and any identity header the client sent are removed; the agent is told the user in `X-Forwarded-Sub`, `-User` and `-Groups` with a proof signed by the dashboard (`X-Paddock-Proof`), and records that user as who started a run. Viewers list runs and follow them; editors and owners also start and cancel them.
+     */
+    post: operations['startAgentRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/workspaces/{name}/agents/{agentName}/pods/{podName}/runs/{runId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One run of a pod
+     * @description The agent loop’s runs API of one pod (its second container, in agents whose AgentRuntime names a `spec.provider`), passed on as the pod answers. The credential and any identity header the client sent are removed; the agent is told the user in `X-Forwarded-Sub`, `-User` and `-Groups` with a proof signed by the dashboard (`X-Paddock-Proof`), and records that user as who started a run. Viewers list runs and follow them; editors and owners also start and cancel them.
+     */
+    get: operations['getAgentRun'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/workspaces/{name}/agents/{agentName}/pods/{podName}/runs/{runId}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A run’s transcript as server-sent events, live and resumable
+     * @description The agent loop’s runs API of one pod (its second container, in agents whose AgentRuntime names a `spec.provider`), passed on as the pod answers. The credential and any identity header the client sent are removed; the agent is told the user in `X-Forwarded-Sub`, `-User` and `-Groups` with a proof signed by the dashboard (`X-Paddock-Proof`), and records that user as who started a run. Viewers list runs and follow them; editors and owners also start and cancel them.
+     */
+    get: operations['streamAgentRunEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/workspaces/{name}/agents/{agentName}/pods/{podName}/runs/{runId}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a run: its model stream and its tool in flight stop
+     * @description The agent loop’s runs API of one pod (its second container, in agents whose AgentRuntime names a `spec.provider`), passed on as the pod answers. The credential and any identity header the client sent are removed; the agent is told the user in `X-Forwarded-Sub`, `-User` and `-Groups` with a proof signed by the dashboard (`X-Paddock-Proof`), and records that user as who started a run. Viewers list runs and follow them; editors and owners also start and cancel them.
+     */
+    post: operations['cancelAgentRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/workspaces/{name}/agents/{agentName}/pods/{podName}/sandbox/{sandboxPath}': {
     parameters: {
       query?: never;
@@ -943,6 +1027,28 @@ export interface components {
       readyReplicas: number;
       phase: 'Pending' | 'Running' | 'Failed';
       model: string | null;
+      provider: {
+        /** @enum {unknown} */
+        type: 'openai' | 'anthropic';
+        model?: string;
+      } | null;
+      runLimits: {
+        /**
+         * @description Model calls per run.
+         * @default 50
+         */
+        maxTurns: number;
+        /**
+         * @description Input and output tokens per run, summed over its model calls.
+         * @default 2000000
+         */
+        maxTokens: number;
+        /**
+         * @description Wall time per run, such as 30m or 2h.
+         * @default 30m
+         */
+        maxWallTime: string;
+      } | null;
       image: string | null;
       env: {
         [key: string]: string;
@@ -975,6 +1081,28 @@ export interface components {
       readyReplicas: number;
       phase: 'Pending' | 'Running' | 'Failed';
       model: string | null;
+      provider: {
+        /** @enum {unknown} */
+        type: 'openai' | 'anthropic';
+        model?: string;
+      } | null;
+      runLimits: {
+        /**
+         * @description Model calls per run.
+         * @default 50
+         */
+        maxTurns: number;
+        /**
+         * @description Input and output tokens per run, summed over its model calls.
+         * @default 2000000
+         */
+        maxTokens: number;
+        /**
+         * @description Wall time per run, such as 30m or 2h.
+         * @default 30m
+         */
+        maxWallTime: string;
+      } | null;
       image: string | null;
       env: {
         [key: string]: string;
@@ -1138,6 +1266,9 @@ export interface components {
       name: string;
       expiresInDays?: number | null;
     };
+    OneRun: {
+      run: components['schemas']['Run'];
+    };
     Pod: {
       name: string;
       /** @example Running */
@@ -1181,6 +1312,122 @@ export interface components {
      * @enum {unknown}
      */
     Role: 'viewer' | 'editor' | 'admin';
+    /** @description A run of the agent loop: a task, its transcript and what it spent */
+    Run: {
+      id: string;
+      /** @description The task as the model got it */
+      task: string;
+      /** @description The prompt of the PromptPack it was made from, with its variables */
+      prompt?: {
+        name: string;
+        variables: {
+          [key: string]: string;
+        };
+      };
+      /** @description The user who started it */
+      startedBy?: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** @description The number of its last transcript event */
+      lastSeq: number;
+      /** @description Tokens and cost so far */
+      usage: {
+        /** @description Input tokens */
+        input: number;
+        /** @description Output tokens */
+        output: number;
+        /** @description Their cost in USD */
+        usd: number;
+      };
+      outcome?: components['schemas']['RunOutcome'];
+    };
+    /** @description One step of a run, numbered from 1 (`seq`, the event’s `id`) */
+    RunEvent:
+      | {
+          /** @constant */
+          type: 'task';
+          seq: number;
+          text: string;
+        }
+      | {
+          /** @constant */
+          type: 'text';
+          seq: number;
+          delta: string;
+        }
+      | {
+          /** @constant */
+          type: 'tool_call';
+          seq: number;
+          id: string;
+          name: string;
+          /** @description As scrubbed for the transcript */
+          arguments: unknown;
+        }
+      | {
+          /** @constant */
+          type: 'tool_result';
+          seq: number;
+          id: string;
+          /** @description As the model got it */
+          text: string;
+          isError: boolean;
+          truncated: boolean;
+        }
+      | {
+          /** @constant */
+          type: 'usage';
+          seq: number;
+          input: number;
+          output: number;
+          usd: number;
+        }
+      | {
+          /** @constant */
+          type: 'outcome';
+          seq: number;
+          /** @enum {unknown} */
+          status: 'completed' | 'failed' | 'cancelled' | 'limit' | 'blocked' | 'interrupted';
+          reason?: string;
+          code?: string;
+        };
+    RunList: {
+      /** @description The runs the pod keeps, newest first */
+      runs: components['schemas']['Run'][];
+      running: string | null;
+      /** @description Runs waiting, in order */
+      queued: string[];
+    };
+    /** @description How a run ended */
+    RunOutcome: {
+      /**
+       * @description `interrupted`: the pod restarted during the run; nothing resumes it
+       * @enum {unknown}
+       */
+      status: 'completed' | 'failed' | 'cancelled' | 'limit' | 'blocked' | 'interrupted';
+      /** @description Why it ended so */
+      reason?: string;
+      /** @description A failed model call’s code, e.g. `model_unauthorized` */
+      code?: string;
+    };
+    StartedRun: {
+      run: components['schemas']['Run'];
+      /** @description Runs ahead of it (0: it started) */
+      position: number;
+    };
+    /** @description A task: free text, or a prompt of the PromptPack with its variables */
+    StartRun: {
+      /** @description Free text */
+      task?: string;
+      prompt?: {
+        /** @description A prompt of the agent’s PromptPack */
+        name: string;
+        /** @description A value for each `{{variable}}` of the prompt */
+        variables?: {
+          [key: string]: string;
+        };
+      };
+    };
     Success: {
       /** @constant */
       success: true;
@@ -1342,6 +1589,8 @@ export interface components {
         viewFiles: boolean;
         useTerminal: boolean;
         useMcp: boolean;
+        viewRuns: boolean;
+        startRuns: boolean;
         manageMembers: boolean;
       };
       quotas: {
@@ -6576,6 +6825,957 @@ export interface operations {
        *
        *     - `unavailable`: The cluster could not be reached.
        *     - `unavailable`: No cluster is configured.
+       */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unavailable';
+          } & components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listAgentRuns: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The workspace (the Workspace object’s name). */
+        name: string;
+        /** @description The agent (AgentRuntime) name. */
+        agentName: string;
+        /** @description One of the agent’s pods, `<agent>-<ordinal>`. */
+        podName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The runs. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RunList'];
+        };
+      };
+      /**
+       * @description Bad request (`invalid_request`).
+       *
+       *     - `invalid_request`: agent or pod is not a Kubernetes object name, the run id is not a UUID, or the pod found the request invalid (an unknown prompt, a missing variable, an over-long task: the message says which).
+       *     - `invalid_request`: The cluster found the object invalid (the message says why).
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'invalid_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unauthorized (`unauthorized`).
+       *
+       *     - `unauthorized`: No valid credential: none in oauth or builtin mode (or a session that ended), no user header from a trusted peer in proxy mode, or an API key or bearer token that is malformed, invalid, revoked or expired (a failed credential never falls back to another identity).
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unauthorized';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Forbidden (`forbidden`).
+       *
+       *     - `forbidden`: The user’s roles do not allow this: starting and cancelling runs needs an editor role or higher in the workspace, reading them a viewer role.
+       *     - `forbidden`: The cluster refused the workspace role’s ServiceAccount.
+       *     - `forbidden`: Proxy mode: the user is not registered (SVC_AUTH_PROXY_AUTO_SIGNUP=false) or is disabled.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'forbidden';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Not found (`not_found`).
+       *
+       *     - `not_found`: No such agent, the agent has no such pod, or the pod has no such run.
+       *     - `not_found`: No workspace of that name that the user holds a role in: one without a role answers as one that does not exist.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'not_found';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Conflict (`conflict`).
+       *
+       *     - `conflict`: The agent names no model provider (`spec.provider`), so it runs no tasks: its pods serve the sandbox alone.
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'conflict';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Misdirected request (`misdirected_request`).
+       *
+       *     - `misdirected_request`: The Host header is not a name of this dashboard: SVC_BASE_URL’s host, or without it `localhost`, `127.0.0.1`, `[::1]` and the listen address, with the port (DNS rebinding).
+       */
+      421: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'misdirected_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Internal error (`internal_error`).
+       *
+       *     - `internal_error`: An unexpected failure; the message says nothing of it, the log does.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'internal_error';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Bad gateway (`bad_gateway`).
+       *
+       *     - `bad_gateway`: An agent's pod did not answer the request the dashboard passed on.
+       */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'bad_gateway';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unavailable (`unavailable`).
+       *
+       *     - `unavailable`: The pod is not Ready, has no runs API yet, or the signing key cannot be read; or the agent is not ready to take a run.
+       *     - `unavailable`: No cluster is configured.
+       *     - `unavailable`: The workspace is not ready (its ServiceAccounts do not exist yet), no token could be minted for its role, or the cluster could not be reached.
+       */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unavailable';
+          } & components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  startAgentRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The workspace (the Workspace object’s name). */
+        name: string;
+        /** @description The agent (AgentRuntime) name. */
+        agentName: string;
+        /** @description One of the agent’s pods, `<agent>-<ordinal>`. */
+        podName: string;
+      };
+      cookie?: never;
+    };
+    /** @description A task: free text, or a prompt of the PromptPack with its variables */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['StartRun'];
+      };
+    };
+    responses: {
+      /** @description Started, or waiting its turn. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StartedRun'];
+        };
+      };
+      /**
+       * @description Bad request (`invalid_request`).
+       *
+       *     - `invalid_request`: agent or pod is not a Kubernetes object name, the run id is not a UUID, or the pod found the request invalid (an unknown prompt, a missing variable, an over-long task: the message says which).
+       *     - `invalid_request`: The cluster found the object invalid (the message says why).
+       *     - `invalid_request`: The body is not a JSON object, or does not match its schema.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'invalid_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unauthorized (`unauthorized`).
+       *
+       *     - `unauthorized`: No valid credential: none in oauth or builtin mode (or a session that ended), no user header from a trusted peer in proxy mode, or an API key or bearer token that is malformed, invalid, revoked or expired (a failed credential never falls back to another identity).
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unauthorized';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Forbidden (`forbidden`).
+       *
+       *     - `forbidden`: The user’s roles do not allow this: starting and cancelling runs needs an editor role or higher in the workspace, reading them a viewer role.
+       *     - `forbidden`: The workspace’s budget blocks new runs (the pod answers `budget_exceeded`).
+       *     - `forbidden`: The cluster refused the workspace role’s ServiceAccount.
+       *     - `forbidden`: Proxy mode: the user is not registered (SVC_AUTH_PROXY_AUTO_SIGNUP=false) or is disabled.
+       *     - `forbidden`: Cross-site request refused: without a credential header, a request carrying the session cookie must come from the dashboard’s origin (Origin, else Referer).
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'forbidden';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Not found (`not_found`).
+       *
+       *     - `not_found`: No such agent, the agent has no such pod, or the pod has no such run.
+       *     - `not_found`: No workspace of that name that the user holds a role in: one without a role answers as one that does not exist.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'not_found';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Conflict (`conflict`).
+       *
+       *     - `conflict`: The agent names no model provider (`spec.provider`), so it runs no tasks: its pods serve the sandbox alone.
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'conflict';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Payload too large (`payload_too_large`).
+       *
+       *     - `payload_too_large`: The body is over 64 KiB.
+       */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'payload_too_large';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unsupported media type (`unsupported_media_type`).
+       *
+       *     - `unsupported_media_type`: The body is not `application/json`.
+       */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unsupported_media_type';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Misdirected request (`misdirected_request`).
+       *
+       *     - `misdirected_request`: The Host header is not a name of this dashboard: SVC_BASE_URL’s host, or without it `localhost`, `127.0.0.1`, `[::1]` and the listen address, with the port (DNS rebinding).
+       */
+      421: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'misdirected_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Too many requests (`rate_limited`).
+       *
+       *     - `rate_limited`: The pod’s queue of runs is full (the pod answers `queue_full`).
+       */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'rate_limited';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Internal error (`internal_error`).
+       *
+       *     - `internal_error`: An unexpected failure; the message says nothing of it, the log does.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'internal_error';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Bad gateway (`bad_gateway`).
+       *
+       *     - `bad_gateway`: An agent's pod did not answer the request the dashboard passed on.
+       */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'bad_gateway';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unavailable (`unavailable`).
+       *
+       *     - `unavailable`: The pod is not Ready, has no runs API yet, or the signing key cannot be read; or the agent is not ready to take a run.
+       *     - `unavailable`: No cluster is configured.
+       *     - `unavailable`: The workspace is not ready (its ServiceAccounts do not exist yet), no token could be minted for its role, or the cluster could not be reached.
+       */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unavailable';
+          } & components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAgentRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The workspace (the Workspace object’s name). */
+        name: string;
+        /** @description The agent (AgentRuntime) name. */
+        agentName: string;
+        /** @description One of the agent’s pods, `<agent>-<ordinal>`. */
+        podName: string;
+        /** @description The run, as started. */
+        runId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OneRun'];
+        };
+      };
+      /**
+       * @description Bad request (`invalid_request`).
+       *
+       *     - `invalid_request`: agent or pod is not a Kubernetes object name, the run id is not a UUID, or the pod found the request invalid (an unknown prompt, a missing variable, an over-long task: the message says which).
+       *     - `invalid_request`: The cluster found the object invalid (the message says why).
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'invalid_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unauthorized (`unauthorized`).
+       *
+       *     - `unauthorized`: No valid credential: none in oauth or builtin mode (or a session that ended), no user header from a trusted peer in proxy mode, or an API key or bearer token that is malformed, invalid, revoked or expired (a failed credential never falls back to another identity).
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unauthorized';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Forbidden (`forbidden`).
+       *
+       *     - `forbidden`: The user’s roles do not allow this: starting and cancelling runs needs an editor role or higher in the workspace, reading them a viewer role.
+       *     - `forbidden`: The cluster refused the workspace role’s ServiceAccount.
+       *     - `forbidden`: Proxy mode: the user is not registered (SVC_AUTH_PROXY_AUTO_SIGNUP=false) or is disabled.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'forbidden';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Not found (`not_found`).
+       *
+       *     - `not_found`: No such agent, the agent has no such pod, or the pod has no such run.
+       *     - `not_found`: No workspace of that name that the user holds a role in: one without a role answers as one that does not exist.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'not_found';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Conflict (`conflict`).
+       *
+       *     - `conflict`: The agent names no model provider (`spec.provider`), so it runs no tasks: its pods serve the sandbox alone.
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'conflict';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Misdirected request (`misdirected_request`).
+       *
+       *     - `misdirected_request`: The Host header is not a name of this dashboard: SVC_BASE_URL’s host, or without it `localhost`, `127.0.0.1`, `[::1]` and the listen address, with the port (DNS rebinding).
+       */
+      421: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'misdirected_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Internal error (`internal_error`).
+       *
+       *     - `internal_error`: An unexpected failure; the message says nothing of it, the log does.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'internal_error';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Bad gateway (`bad_gateway`).
+       *
+       *     - `bad_gateway`: An agent's pod did not answer the request the dashboard passed on.
+       */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'bad_gateway';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unavailable (`unavailable`).
+       *
+       *     - `unavailable`: The pod is not Ready, has no runs API yet, or the signing key cannot be read; or the agent is not ready to take a run.
+       *     - `unavailable`: No cluster is configured.
+       *     - `unavailable`: The workspace is not ready (its ServiceAccounts do not exist yet), no token could be minted for its role, or the cluster could not be reached.
+       */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unavailable';
+          } & components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  streamAgentRunEvents: {
+    parameters: {
+      query?: {
+        /** @description Events after this number (as `Last-Event-ID`, which wins when both are sent) */
+        after?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The workspace (the Workspace object’s name). */
+        name: string;
+        /** @description The agent (AgentRuntime) name. */
+        agentName: string;
+        /** @description One of the agent’s pods, `<agent>-<ordinal>`. */
+        podName: string;
+        /** @description The run, as started. */
+        runId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Server-sent events: each event’s `id` is its number, its name its `type`, its `data` the event as JSON. The past events come first, then the live ones; the stream ends after the `outcome`. Send `Last-Event-ID` (or `?after=`) to resume after an event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': components['schemas']['RunEvent'];
+        };
+      };
+      /**
+       * @description Bad request (`invalid_request`).
+       *
+       *     - `invalid_request`: agent or pod is not a Kubernetes object name, the run id is not a UUID, or the pod found the request invalid (an unknown prompt, a missing variable, an over-long task: the message says which).
+       *     - `invalid_request`: The cluster found the object invalid (the message says why).
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'invalid_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unauthorized (`unauthorized`).
+       *
+       *     - `unauthorized`: No valid credential: none in oauth or builtin mode (or a session that ended), no user header from a trusted peer in proxy mode, or an API key or bearer token that is malformed, invalid, revoked or expired (a failed credential never falls back to another identity).
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unauthorized';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Forbidden (`forbidden`).
+       *
+       *     - `forbidden`: The user’s roles do not allow this: starting and cancelling runs needs an editor role or higher in the workspace, reading them a viewer role.
+       *     - `forbidden`: The cluster refused the workspace role’s ServiceAccount.
+       *     - `forbidden`: Proxy mode: the user is not registered (SVC_AUTH_PROXY_AUTO_SIGNUP=false) or is disabled.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'forbidden';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Not found (`not_found`).
+       *
+       *     - `not_found`: No such agent, the agent has no such pod, or the pod has no such run.
+       *     - `not_found`: No workspace of that name that the user holds a role in: one without a role answers as one that does not exist.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'not_found';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Conflict (`conflict`).
+       *
+       *     - `conflict`: The agent names no model provider (`spec.provider`), so it runs no tasks: its pods serve the sandbox alone.
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'conflict';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Misdirected request (`misdirected_request`).
+       *
+       *     - `misdirected_request`: The Host header is not a name of this dashboard: SVC_BASE_URL’s host, or without it `localhost`, `127.0.0.1`, `[::1]` and the listen address, with the port (DNS rebinding).
+       */
+      421: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'misdirected_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Internal error (`internal_error`).
+       *
+       *     - `internal_error`: An unexpected failure; the message says nothing of it, the log does.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'internal_error';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Bad gateway (`bad_gateway`).
+       *
+       *     - `bad_gateway`: An agent's pod did not answer the request the dashboard passed on.
+       */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'bad_gateway';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unavailable (`unavailable`).
+       *
+       *     - `unavailable`: The pod is not Ready, has no runs API yet, or the signing key cannot be read; or the agent is not ready to take a run.
+       *     - `unavailable`: No cluster is configured.
+       *     - `unavailable`: The workspace is not ready (its ServiceAccounts do not exist yet), no token could be minted for its role, or the cluster could not be reached.
+       */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unavailable';
+          } & components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  cancelAgentRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The workspace (the Workspace object’s name). */
+        name: string;
+        /** @description The agent (AgentRuntime) name. */
+        agentName: string;
+        /** @description One of the agent’s pods, `<agent>-<ordinal>`. */
+        podName: string;
+        /** @description The run, as started. */
+        runId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run, ended as cancelled (or as it had ended already). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OneRun'];
+        };
+      };
+      /**
+       * @description Bad request (`invalid_request`).
+       *
+       *     - `invalid_request`: agent or pod is not a Kubernetes object name, the run id is not a UUID, or the pod found the request invalid (an unknown prompt, a missing variable, an over-long task: the message says which).
+       *     - `invalid_request`: The cluster found the object invalid (the message says why).
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'invalid_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unauthorized (`unauthorized`).
+       *
+       *     - `unauthorized`: No valid credential: none in oauth or builtin mode (or a session that ended), no user header from a trusted peer in proxy mode, or an API key or bearer token that is malformed, invalid, revoked or expired (a failed credential never falls back to another identity).
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unauthorized';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Forbidden (`forbidden`).
+       *
+       *     - `forbidden`: The user’s roles do not allow this: starting and cancelling runs needs an editor role or higher in the workspace, reading them a viewer role.
+       *     - `forbidden`: The cluster refused the workspace role’s ServiceAccount.
+       *     - `forbidden`: Proxy mode: the user is not registered (SVC_AUTH_PROXY_AUTO_SIGNUP=false) or is disabled.
+       *     - `forbidden`: Cross-site request refused: without a credential header, a request carrying the session cookie must come from the dashboard’s origin (Origin, else Referer).
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'forbidden';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Not found (`not_found`).
+       *
+       *     - `not_found`: No such agent, the agent has no such pod, or the pod has no such run.
+       *     - `not_found`: No workspace of that name that the user holds a role in: one without a role answers as one that does not exist.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'not_found';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Conflict (`conflict`).
+       *
+       *     - `conflict`: The agent names no model provider (`spec.provider`), so it runs no tasks: its pods serve the sandbox alone.
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'conflict';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Misdirected request (`misdirected_request`).
+       *
+       *     - `misdirected_request`: The Host header is not a name of this dashboard: SVC_BASE_URL’s host, or without it `localhost`, `127.0.0.1`, `[::1]` and the listen address, with the port (DNS rebinding).
+       */
+      421: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'misdirected_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Internal error (`internal_error`).
+       *
+       *     - `internal_error`: An unexpected failure; the message says nothing of it, the log does.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'internal_error';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Bad gateway (`bad_gateway`).
+       *
+       *     - `bad_gateway`: An agent's pod did not answer the request the dashboard passed on.
+       */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'bad_gateway';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unavailable (`unavailable`).
+       *
+       *     - `unavailable`: The pod is not Ready, has no runs API yet, or the signing key cannot be read; or the agent is not ready to take a run.
+       *     - `unavailable`: No cluster is configured.
+       *     - `unavailable`: The workspace is not ready (its ServiceAccounts do not exist yet), no token could be minted for its role, or the cluster could not be reached.
        */
       503: {
         headers: {

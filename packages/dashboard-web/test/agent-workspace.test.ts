@@ -234,7 +234,14 @@ describe("an agent's workspace in the web interface", () => {
 
   it('a viewer reads Files and Changes, and has no Terminal tab at all', async () => {
     await onAgentPage('viewer', '?tab=terminal', async (page) => {
-      assert.deepEqual(await tabNames(page), ['Overview', 'Files', 'Changes', 'Connect', 'Log']);
+      assert.deepEqual(await tabNames(page), [
+        'Overview',
+        'Runs',
+        'Files',
+        'Changes',
+        'Connect',
+        'Log',
+      ]);
       // Asked for by address, the terminal is not there either: the overview shows.
       await page.getByRole('tab', { name: 'Overview', selected: true }).waitFor();
       await page.getByRole('tab', { name: 'Files' }).click();

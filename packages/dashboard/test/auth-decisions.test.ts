@@ -60,6 +60,9 @@ describe('the permission table', () => {
       viewFiles: [true, true, true],
       useTerminal: [false, true, true],
       useMcp: [false, true, true],
+      // The agent loop's runs through the door: viewers read them, editors also start and cancel.
+      viewRuns: [true, true, true],
+      startRuns: [false, true, true],
     };
     assert.deepEqual(Object.keys(PERMISSIONS).sort(), Object.keys(expected).sort());
     for (const [action, [viewer, editor, admin]] of Object.entries(expected)) {

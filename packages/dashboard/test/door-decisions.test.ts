@@ -8,7 +8,15 @@ import {
   parseStickySessionId,
   stickySessionId,
 } from '../src/door/mcp-session-id.js';
-import { isAgentPod, podTarget, readyPods, type DoorPod } from '../src/door/pod-target.js';
+import {
+  isAgentPod,
+  NO_PROVIDER,
+  podTarget,
+  readyPods,
+  runsAvailability,
+  type DoorPod,
+} from '../src/door/pod-target.js';
+import { runsUpstreamPath } from '../src/door/runs-routes.js';
 import {
   hardenSandboxResponse,
   headersForSandbox,
@@ -184,7 +192,10 @@ describe('which pod the door leads to', () => {
     spec: {
       hostname: 'coder-0',
       subdomain: 'coder',
-      containers: [{ ports: [{ name: 'api', containerPort: 7071 }] }],
+      containers: [
+        { ports: [{ name: 'api', containerPort: 7071 }] },
+        { ports: [{ name: 'runs', containerPort: 7072 }] },
+      ],
     },
     status: {
       podIP: ip,
@@ -247,4 +258,49 @@ describe('which pod the door leads to', () => {
     ).map((p) => p.metadata.name);
     assert.deepEqual(names, ['coder-2', 'coder-10']);
   });
+  it("leads to the agent container's runs port, the proof addressed to the same pod", () => {
+    assert.deepEqual(podTarget(pod(), 'coder', 'coder-1', 'runs'), {
+      ok: true,
+      endpoint: { host: '10.1.2.3', port: 7072 },
+      audience: 'coder-1.coder.ns-w.svc',
+    });
+    const sandboxOnly = pod();
+    sandboxOnly.spec!.containers = [{ ports: [{ name: 'api', containerPort: 7071 }] }];
+    const target = podTarget(sandboxOnly, 'coder', 'coder-1', 'runs');
+    assert.equal(target.ok ? 'ok' : target.code, 'unavailable');
+    assert.match(target.ok ? '' : target.message, /pod "coder-1" has no runs API yet/);
+  });
+});
+
+describe("the door's runs routes", () => {
+  it('run only for an agent that names a model provider', () => {
+    assert.deepEqual(runsAvailability({ spec: { promptPackRef: { name: 'p' } } }, 'coder'), {
+      ok: false,
+      code: 'conflict',
+      message: 'this agent names no model provider: set spec.provider to run tasks',
+    });
+    assert.equal(NO_PROVIDER, 'this agent names no model provider: set spec.provider to run tasks');
+    assert.deepEqual(runsAvailability(undefined, 'coder'), {
+      ok: false,
+      code: 'not_found',
+      message: 'no agent "coder" in this workspace',
+    });
+    assert.deepEqual(
+      runsAvailability(
+        { spec: { promptPackRef: { name: 'p' }, provider: { type: 'openai' } } },
+        'coder',
+      ),
+      { ok: true },
+    );
+  });
+  const cases: Array<[string | undefined, '' | 'events' | 'cancel', string, string]> = [
+    [undefined, '', '/api/workspaces/w/agents/a/pods/a-0/runs', '/api/runs'],
+    [undefined, '', '/api/workspaces/w/agents/a/pods/a-0/runs?x=1', '/api/runs?x=1'],
+    ['0d9c…', '', '/x', '/api/runs/0d9c%E2%80%A6'],
+    ['r', 'events', '/x/events?after=3', '/api/runs/r/events?after=3'],
+    ['r', 'cancel', '/x/cancel', '/api/runs/r/cancel'],
+  ];
+  for (const [runId, tail, url, want] of cases) {
+    it(`passes ${url} on to ${want}`, () => assert.equal(runsUpstreamPath(runId, tail, url), want));
+  }
 });

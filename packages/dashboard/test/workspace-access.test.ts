@@ -189,6 +189,8 @@ describe('workspace actions', () => {
       viewFiles: true,
       useTerminal: false,
       useMcp: false,
+      viewRuns: true,
+      startRuns: false,
       manageMembers: false,
     });
     assert.equal(permissionsIn('viewer', 'owner').manageMembers, true);
@@ -199,5 +201,11 @@ describe('workspace actions', () => {
     assert.equal(mayAct('editor', 'owner', 'useMcp'), true);
     assert.equal(mayAct('viewer', 'owner', 'useTerminal'), false);
     assert.equal(mayAct('admin', 'viewer', 'useMcp'), false);
+    // The agent's runs: viewers follow them, editors and owners also start and cancel them.
+    assert.equal(mayAct('viewer', 'viewer', 'viewRuns'), true);
+    assert.equal(mayAct('editor', 'editor', 'startRuns'), true);
+    assert.equal(mayAct('admin', 'owner', 'startRuns'), true);
+    assert.equal(mayAct('admin', 'viewer', 'startRuns'), false);
+    assert.equal(mayAct('viewer', 'owner', 'startRuns'), false);
   });
 });

@@ -44,14 +44,18 @@ const CLUSTER_RULES: RbacRule[] = [
   },
   // ToolRegistries: watched and read before each discovery.
   { apiGroups: [GROUP], resources: ['toolregistries'], verbs: ['get', 'list', 'watch'] },
-  // PromptPacks: watched, so that a changed pack rolls the pods of the agents following it.
-  { apiGroups: [GROUP], resources: ['promptpacks'], verbs: ['list', 'watch'] },
+  // PromptPacks: watched, so that a changed pack rolls the pods of the agents following it. get
+  // only so that the agents' Roles may grant it (Kubernetes lets a Role grant only what its
+  // maker holds).
+  { apiGroups: [GROUP], resources: ['promptpacks'], verbs: ['get', 'list', 'watch'] },
   // Status of the three: the Workspace's, the agents', the discovered tools.
   {
     apiGroups: [GROUP],
     resources: ['workspaces/status', 'agentruntimes/status', 'toolregistries/status'],
     verbs: ['update'],
   },
+  // The agent loop's Role patches its own AgentRuntime's status (its spend): granted, so held.
+  { apiGroups: [GROUP], resources: ['agentruntimes/status'], verbs: ['get', 'patch'] },
   // What a Workspace makes exist: created, kept as declared, removed at deletion.
   {
     apiGroups: [''],
@@ -59,6 +63,8 @@ const CLUSTER_RULES: RbacRule[] = [
     verbs: OWNED,
   },
   { apiGroups: ['rbac.authorization.k8s.io'], resources: ['rolebindings'], verbs: OWNED },
+  // Each agent loop's Role (agentruntime/agent-access.ts).
+  { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'], verbs: OWNED },
   { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: OWNED },
   // What an AgentRuntime makes exist: its StatefulSet and headless Service (the Services are also
   // watched for tool discovery).

@@ -510,6 +510,69 @@ describe('the AgentRuntime controller', () => {
     });
   });
 
+  it('runs the agent loop beside the sandbox with a provider, under an identity of its own, and blocks its runs over budget', async () => {
+    const namespace = await createWorkspace('loop', {
+      costControls: { dailyBudget: '5.00', budgetExceededAction: 'block' },
+    });
+    await createPack(namespace, 'prompts');
+    await createAgent(namespace, 'thinker', {
+      replicas: 1,
+      model: 'gpt-4.1-mini',
+      provider: { type: 'openai', apiKeySecretRef: { name: 'model-key' } },
+    });
+    const set = await statefulSetWhere(namespace, 'thinker', 'two containers', (s) =>
+      s.spec.template.spec.containers.some((c) => c.name === 'agent'),
+    );
+    assert.deepEqual(
+      set.spec.volumeClaimTemplates.map((t) => t.metadata.name),
+      ['workspace', 'agent-data'],
+    );
+    const roles = kube.resource<KubeObject & { rules: { resources: string[] }[] }>(CORE_KINDS.role);
+    const role = await eventually('the Role', () => roles.get('thinker-agent', namespace));
+    assert.ok(role.rules.some((r) => r.resources.includes('agentruntimes/status')));
+    await kube.resource(CORE_KINDS.serviceAccount).get('thinker-agent', namespace);
+    await kube.resource(CORE_KINDS.roleBinding).get('thinker-agent', namespace);
+    const service = await services().get('thinker', namespace);
+    assert.ok(service.spec.ports.some((p) => p.name === 'runs' && p.port === 7072));
+
+    await setBudgetExceeded('loop', true);
+    const blocked = await agentWhere(
+      namespace,
+      'thinker',
+      'RunsBlocked',
+      (a) => condition(a, 'RunsBlocked')?.status === 'True',
+    );
+    assert.match(condition(blocked, 'RunsBlocked')?.message ?? '', /^Budget exceeded: /);
+    assert.equal(condition(blocked, 'Paused')?.status, 'False');
+    assert.equal((await statefulSets().get('thinker', namespace)).spec.replicas, 1);
+    await eventually('the RunsBlocked event', async () => {
+      const found = await eventsOf(namespace, 'thinker', 'RunsBlocked');
+      return found.length > 0 ? found : undefined;
+    });
+    await setBudgetExceeded('loop', false);
+    await agentWhere(
+      namespace,
+      'thinker',
+      'runs taken again',
+      (a) => condition(a, 'RunsBlocked')?.status === 'False',
+    );
+
+    // Without a provider the loop goes, and its identity with it.
+    await eventually('provider dropped', async () => {
+      const found = await agents().get('thinker', namespace);
+      const { provider: _dropped, ...spec } = found.spec;
+      await agents().replace({ ...found, spec });
+      return true;
+    });
+    await statefulSetWhere(namespace, 'thinker', 'the sandbox alone', (s) =>
+      s.spec.template.spec.containers.every((c) => c.name !== 'agent'),
+    );
+    await gone('the Role', () => roles.get('thinker-agent', namespace));
+    await gone('the ServiceAccount', () =>
+      kube.resource(CORE_KINDS.serviceAccount).get('thinker-agent', namespace),
+    );
+  });
+
   it('rolls the pods when the prompt pack changes: the template annotation follows it', async () => {
     const before = await statefulSets().get('coder', 'ns-alpha');
     const old = before.spec.template.metadata.annotations['paddock.dev/prompt-pack'];

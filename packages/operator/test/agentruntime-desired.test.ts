@@ -270,7 +270,7 @@ describe('the desired StatefulSet', () => {
       assert.equal(effective.replicas, c.runs);
       assert.deepEqual(
         effective.conditions.map((x) => `${x.type}=${x.status}`),
-        [`ReplicasLimited=${c.limited}`, `Paused=${c.paused}`],
+        [`ReplicasLimited=${c.limited}`, `Paused=${c.paused}`, `RunsBlocked=False`],
       );
       assert.equal(input.spec.replicas, c.replicas);
       if (c.paused === 'True') {
@@ -699,10 +699,10 @@ describe('what an agent takes from its Workspace', () => {
       {
         name: 'team-a',
         maxReplicasPerAgent: 1,
-        pause: {
+        block: {
           reason: 'BudgetExceeded',
           message:
-            'Workspace team-a pauses its agents (budgetExceededAction block): Spent 6.00 of the daily budget of 5.00.',
+            'Budget exceeded: workspace team-a blocks new runs (budgetExceededAction block). Spent 6.00 of the daily budget of 5.00.',
         },
       },
     ],
@@ -876,7 +876,7 @@ describe('the agent status', () => {
       assert.deepEqual([progressing?.status, progressing?.reason], c.progressing);
       assert.deepEqual(
         status.conditions.map((x) => x.type),
-        ['Available', 'Progressing', 'ReplicasLimited', 'Paused'],
+        ['Available', 'Progressing', 'ReplicasLimited', 'Paused', 'RunsBlocked'],
       );
       assert.ok(status.conditions.every((x) => x.observedGeneration === 4));
     });

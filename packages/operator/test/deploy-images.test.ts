@@ -9,11 +9,14 @@ import { describe, it } from 'node:test';
 
 const root = resolve(import.meta.dirname, '..', '..', '..');
 
-/** Each image: its target (the workspace it serves), its command and its ports. */
+/**
+ * Each image: its target (the workspace it serves), its command and its ports, and the other
+ * workspaces whose commands it ships (the agent loop runs from the sandbox's image).
+ */
 const IMAGES = [
-  { service: 'operator', bin: 'paddock-operator', ports: ['8081'] },
-  { service: 'dashboard', bin: 'paddock-dashboard', ports: ['3000'] },
-  { service: 'sandbox', bin: 'paddock-sandbox', ports: ['7070', '7071'] },
+  { service: 'operator', bin: 'paddock-operator', ports: ['8081'], also: [] },
+  { service: 'dashboard', bin: 'paddock-dashboard', ports: ['3000'], also: [] },
+  { service: 'sandbox', bin: 'paddock-sandbox', ports: ['7070', '7071'], also: ['agent'] },
 ] as const;
 
 interface Instruction {
@@ -174,8 +177,8 @@ function packageJson(folder: string): PackageJson {
   return JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')) as PackageJson;
 }
 
-/** The workspace folders a package needs at run time, itself included. */
-function workspaceClosure(folder: string): string[] {
+/** The workspace folders packages need at run time, themselves included. */
+function workspaceClosure(...folders: string[]): string[] {
   const byName = new Map(
     (packageJson('.').workspaces ?? []).map((w) => [packageJson(w).name, w] as const),
   );
@@ -188,7 +191,7 @@ function workspaceClosure(folder: string): string[] {
       if (local !== undefined) visit(local);
     }
   };
-  visit(folder);
+  folders.forEach(visit);
   return [...seen].sort();
 }
 
@@ -243,7 +246,7 @@ describe('the lint of Dockerfiles', () => {
 });
 
 describe('the service images (deploy/images/Dockerfile)', () => {
-  for (const { service, bin, ports } of IMAGES) {
+  for (const { service, bin, ports, also } of IMAGES) {
     describe(service, () => {
       const { stages: all, final, image } = targetOf(stages(DOCKERFILE), service);
       const finalOf = (keyword: string) =>
@@ -273,7 +276,9 @@ describe('the service images (deploy/images/Dockerfile)', () => {
           .flatMap((s) => s.instructions)
           .find((i) => i.keyword === 'RUN' && /npm ci --omit=dev/.test(i.args));
         assert.ok(install, 'npm ci --omit=dev');
-        assert.match(install.args, new RegExp(`--workspace=${folder}(\\s|$)`));
+        for (const workspace of [folder, ...also.map((w) => `packages/${w}`)]) {
+          assert.match(install.args, new RegExp(`--workspace=${workspace}(\\s|$)`));
+        }
         // npm checks every workspace's manifest against the lockfile: all of them are copied.
         const copied = all
           .flatMap((s) => s.instructions)
@@ -287,7 +292,7 @@ describe('the service images (deploy/images/Dockerfile)', () => {
           .map((args) => /\/app\/(packages\/[\w-]+) /.exec(args)?.[1])
           .filter((w) => w !== undefined)
           .sort();
-        assert.deepEqual(shipped, workspaceClosure(folder));
+        assert.deepEqual(shipped, workspaceClosure(folder, ...also.map((w) => `packages/${w}`)));
       });
 
       it(`runs ${bin} as a numeric non-root user, exposes its ports and checks its health`, () => {
@@ -313,6 +318,18 @@ describe('the service images (deploy/images/Dockerfile)', () => {
     for (const tool of ['bash', 'git', 'ripgrep', 'procps', 'tini']) {
       assert.match(apt, new RegExp(`\\b${tool}\\b`));
     }
+  });
+
+  it('has paddock-agent on the PATH of the sandbox image, the agent container’s command', () => {
+    const { final } = targetOf(stages(DOCKERFILE), 'sandbox');
+    assert.ok(
+      final.some(
+        (i) =>
+          i.keyword === 'RUN' &&
+          i.args === 'ln -s /app/packages/agent/bin/paddock-agent.js /usr/local/bin/paddock-agent',
+      ),
+    );
+    assert.ok(existsSync(join(root, 'packages', 'agent', 'bin', 'paddock-agent.js')));
   });
 
   it('leave out of the build context what must not go in: .dockerignore', () => {

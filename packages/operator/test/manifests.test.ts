@@ -99,9 +99,11 @@ describe('the committed operator manifests', () => {
     const owned = ['create', 'delete', 'get', 'list', 'update', 'watch'];
     assert.deepEqual(resources('apps', 'statefulsets'), owned);
     assert.deepEqual(resources('', 'services'), owned);
-    assert.deepEqual(resources('paddock.dev', 'promptpacks'), ['list', 'watch']);
+    // get on packs and get and patch on the agents' status: held so that the agents' Roles may grant them.
+    assert.deepEqual(resources('paddock.dev', 'promptpacks'), ['get', 'list', 'watch']);
     assert.deepEqual(resources('paddock.dev', 'agentruntimes'), ['get', 'list', 'update', 'watch']);
-    assert.deepEqual(resources('paddock.dev', 'agentruntimes/status'), ['update']);
+    assert.deepEqual(resources('paddock.dev', 'agentruntimes/status'), ['get', 'patch', 'update']);
+    assert.deepEqual(resources('rbac.authorization.k8s.io', 'roles'), owned);
   });
 
   it('let every workspace member see the agents’ StatefulSets, pods and logs', () => {

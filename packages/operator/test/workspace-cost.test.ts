@@ -289,7 +289,7 @@ describe('cost controls in the Workspace controller', () => {
       (w) => w.status?.phase === 'Suspended',
     );
     assert.equal(condition(suspended, 'Ready')?.reason, 'Suspended');
-    // The AgentRuntime controller runs the agent at 0 from this condition; the spec stays.
+    // The AgentRuntime controller blocks the agent's runs from this condition; the spec stays.
     assert.equal(condition(suspended, 'BudgetExceeded')?.status, 'True');
     assert.equal((await agents().get('agent', 'ns-blocked')).spec.replicas, 2);
     await updateSpec('blocked', (spec) => ({

@@ -10,6 +10,12 @@ import {
   type KubeObject,
 } from '@paddock/kube';
 import { parseAllDocuments } from 'yaml';
+import {
+  SAMPLE_AGENT_RUNTIME,
+  SAMPLE_MODEL_SECRET,
+  sampleModelLine,
+  type SampleModel,
+} from './sample-model.js';
 
 /** Where the platform's own components keep their state in the cluster. */
 export const PLATFORM_NAMESPACE = 'paddock-system';
@@ -45,13 +51,52 @@ function kindOf(object: KubeObject): ApiResource {
  * of a folder (a workspace, its tool registry, an agent and its prompt pack). Returns what it did,
  * for the banner.
  */
-export async function bootstrapCluster(kubeconfig: string, samplesDir: string): Promise<string[]> {
+export async function bootstrapCluster(
+  kubeconfig: string,
+  samplesDir: string,
+  sampleModel?: SampleModel,
+): Promise<string[]> {
   const kube = Kube.connect({ kubeconfig });
   try {
-    return await bootstrapWith(kube, samplesDir);
+    const lines = await bootstrapWith(kube, samplesDir);
+    if (sampleModel !== undefined) await applySampleModel(kube, sampleModel);
+    return [...lines, sampleModelLine(sampleModel)];
   } finally {
     kube.close();
   }
+}
+
+/**
+ * Gives the sample agent the model of PADDOCK_MODEL_*: its key in a Secret, its provider and model
+ * in the AgentRuntime. Applied at each start that gives them; a start without them leaves the
+ * cluster as it is.
+ */
+async function applySampleModel(kube: Kube, sample: SampleModel): Promise<void> {
+  const { namespace, name } = SAMPLE_AGENT_RUNTIME;
+  if (sample.apiKey !== undefined) {
+    const secret: KubeObject & { stringData: Record<string, string> } = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: SAMPLE_MODEL_SECRET, namespace },
+      stringData: { apiKey: sample.apiKey },
+    };
+    if (!(await createIfAbsent(kube, CORE_KINDS.secret, secret))) {
+      await kube
+        .resource<KubeObject>(CORE_KINDS.secret)
+        .patch(SAMPLE_MODEL_SECRET, { stringData: secret.stringData }, { namespace });
+    }
+  }
+  const agentKind = KINDS.find((k) => k.kind === 'AgentRuntime')!;
+  await kube.resource<KubeObject>(agentKind).patch(
+    name,
+    {
+      spec: {
+        provider: sample.provider,
+        ...(sample.model === undefined ? {} : { model: sample.model }),
+      },
+    },
+    { namespace },
+  );
 }
 
 async function bootstrapWith(kube: Kube, samplesDir: string): Promise<string[]> {

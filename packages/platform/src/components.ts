@@ -4,6 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrapCluster } from './cluster-bootstrap.js';
+import type { SampleModel } from './sample-model.js';
 import { DOOR_TOKEN_ENV } from './local-door-command.js';
 import { binOf } from './package-bins.js';
 import type { ComponentSpec } from './supervisor.js';
@@ -19,6 +20,8 @@ export interface LocalPlatform {
   clusterPort: number;
   /** A kubeconfig of a cluster to use instead of the embedded one (KUBECONFIG). */
   kubeconfig?: string | undefined;
+  /** The sample agent's model (PADDOCK_MODEL_*), when the person gave one. */
+  sampleModel?: SampleModel | undefined;
 }
 
 export const DEFAULT_SANDBOX_PORT = 7070;
@@ -138,7 +141,12 @@ function embeddedCluster(platform: LocalPlatform): ComponentSpec {
       `Kubernetes API:           ${url(host, clusterPort, '')}`,
       `kubectl:                  kubectl --kubeconfig ${kubeconfig} get workspaces`,
     ],
-    afterReady: () => bootstrapCluster(kubeconfig, join(repositoryRoot, 'examples', 'resources')),
+    afterReady: () =>
+      bootstrapCluster(
+        kubeconfig,
+        join(repositoryRoot, 'examples', 'resources'),
+        platform.sampleModel,
+      ),
   };
 }
 

@@ -13,6 +13,9 @@ import {
 } from '@paddock/kube';
 import { KUBELET_BACK_OFF, type BackOffPolicy } from './local-node/back-off.js';
 import { LocalClaims } from './local-node/claims.js';
+import type { ProgramBins } from './local-node/container-program.js';
+import { apiServerEnv } from './local-node/container-env.js';
+import { SYSTEM_CLOCK, type NodeClock } from './local-node/node-clock.js';
 import {
   allocateAddress,
   DEFAULT_POD_ADDRESSES,
@@ -49,6 +52,15 @@ export interface LocalNodeOptions {
   nodeName?: string;
   /** The paddock-sandbox command file; the @paddock/sandbox package's by default. */
   sandboxBin?: string;
+  /** The paddock-agent command file; the @paddock/agent package's by default. */
+  agentBin?: string;
+  /**
+   * The API server as pods reach it (KUBERNETES_SERVICE_HOST and _PORT); the kubeconfig's server
+   * by default.
+   */
+  apiServer?: string;
+  /** What projected tokens are renewed by; the system's clock by default. */
+  clock?: NodeClock;
   /** The kubelet's by default (10 s doubling to 5 min). */
   backOff?: BackOffPolicy;
   configRetry?: BackOffPolicy;
@@ -74,8 +86,8 @@ const splitKey = (key: string) => {
 
 /**
  * The embedded cluster's node: a kubelet and a one-node scheduler for this machine. It binds every
- * unscheduled pod to itself, runs each pod bound to it whose image is the sandbox's as a local
- * paddock-sandbox process (PodWorker), and provisions every claim as a folder (LocalClaims). Passes
+ * unscheduled pod to itself, runs each container of the sandbox's image of each pod bound to it as
+ * a local process (PodWorker), and provisions every claim as a folder (LocalClaims). Passes
  * over one pod name run one at a time, so a replaced pod's process has stopped before its
  * successor of the same name starts; changes meanwhile queue one more pass.
  */
@@ -99,9 +111,15 @@ export class LocalNode {
   /** Unscheduled pods to bind here, by namespace/name. */
   private readonly bindings: WorkQueue;
   private stopped = false;
+  private readonly bins: ProgramBins;
+  private readonly serviceEnv: [string, string][];
 
   constructor(private readonly options: LocalNodeOptions) {
     const { kube } = options;
+    this.bins = programBins(options);
+    const server = options.apiServer ?? kube.config.getCurrentCluster()?.server;
+    if (server === undefined) throw new Error('the kubeconfig names no API server');
+    this.serviceEnv = apiServerEnv(server);
     this.nodeName = options.nodeName ?? LOCAL_NODE_NAME;
     this.logger = options.logger ?? silentLogger();
     this.addresses = options.addresses ?? DEFAULT_POD_ADDRESSES;
@@ -180,12 +198,26 @@ export class LocalNode {
     for (const worker of [...this.workers.values(), ...this.stopping]) worker.killNow();
   }
 
-  /** The processes running now, by pod. */
-  processes(): { namespace: string; pod: string; uid: string; pid: number; address: string }[] {
+  /** The processes running now, one per running container, in the pods' containers' order. */
+  processes(): {
+    namespace: string;
+    pod: string;
+    container: string;
+    uid: string;
+    pid: number;
+    address: string;
+  }[] {
     return [...this.workers.values()].flatMap((w) =>
-      w.pid === undefined || w.address === undefined
+      w.address === undefined
         ? []
-        : [{ namespace: w.namespace, pod: w.name, uid: w.uid, pid: w.pid, address: w.address }],
+        : w.processes.map(({ container, pid }) => ({
+            namespace: w.namespace,
+            pod: w.name,
+            container,
+            uid: w.uid,
+            pid,
+            address: w.address!,
+          })),
     );
   }
 
@@ -228,14 +260,16 @@ export class LocalNode {
       return;
     }
     if (!wanted || this.stopped || isFinished(pod)) return;
-    const address = runsLocally(pod.spec.containers[0]?.image ?? '')
+    const address = pod.spec.containers.some((c) => runsLocally(c.image))
       ? await this.addressFor(key, pod)
       : undefined;
     if (this.stopped) return;
     const next = new PodWorker(pod, address, {
       kube: this.options.kube,
       events: this.events,
-      sandboxBin: this.options.sandboxBin ?? binOf('@paddock/sandbox', 'paddock-sandbox'),
+      bins: this.bins,
+      serviceEnv: this.serviceEnv,
+      clock: this.options.clock ?? SYSTEM_CLOCK,
       dataDir: this.options.dataDir,
       nodeName: this.nodeName,
       backOff: this.options.backOff ?? KUBELET_BACK_OFF,
@@ -274,7 +308,9 @@ export class LocalNode {
         taken.add(ip);
       }
     }
-    const ports = (pod.spec.containers[0]?.ports ?? []).map((p) => p.containerPort);
+    const ports = [
+      ...new Set(pod.spec.containers.flatMap((c) => (c.ports ?? []).map((p) => p.containerPort))),
+    ];
     let preferred = [pod.status?.podIP, this.lastAddress.get(key)];
     for (let attempt = 0; attempt < ADDRESS_ATTEMPTS; attempt++) {
       const address = allocateAddress(taken, this.addresses, preferred);
@@ -311,6 +347,14 @@ export class LocalNode {
 /** A pod that ran to its end under its restart policy is not run again. */
 function isFinished(pod: Pod): boolean {
   return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+}
+
+/** The command files containers run: those given, else the workspace packages' own. */
+export function programBins(options: { sandboxBin?: string; agentBin?: string }): ProgramBins {
+  return {
+    sandbox: options.sandboxBin ?? binOf('@paddock/sandbox', 'paddock-sandbox'),
+    agent: options.agentBin ?? binOf('@paddock/agent', 'paddock-agent'),
+  };
 }
 
 function inheritedEnv(): Record<string, string> {

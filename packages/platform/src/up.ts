@@ -7,6 +7,7 @@ import {
   localComponents,
 } from './components.js';
 import { lockDataDir } from './data-lock.js';
+import type { SampleModel } from './sample-model.js';
 import { Supervisor, type ComponentSpec } from './supervisor.js';
 
 export interface UpOptions {
@@ -17,6 +18,8 @@ export interface UpOptions {
   clusterPort?: number;
   /** A cluster's kubeconfig (KUBECONFIG): the platform uses it instead of the embedded cluster. */
   kubeconfig?: string | undefined;
+  /** The sample agent's model (PADDOCK_MODEL_*), when the person gave one. */
+  sampleModel?: SampleModel | undefined;
   out?: NodeJS.WritableStream;
   /** Replaces the built-in component list (used by tests of the supervisor wiring). */
   components?: ComponentSpec[];
@@ -58,6 +61,7 @@ async function run(
       dashboardPort: options.dashboardPort ?? DEFAULT_DASHBOARD_PORT,
       clusterPort: options.clusterPort ?? DEFAULT_CLUSTER_PORT,
       kubeconfig: options.kubeconfig,
+      sampleModel: options.sampleModel,
     }));
   const supervisor = new Supervisor(specs, {
     out,

@@ -8,8 +8,8 @@ export {
   secretsFromEnv,
   childEnvironment,
   isSecretName,
-} from './scrub/index.js';
+} from '@paddock/common/scrub';
 export { ToolSet, callTool, describeIssues } from './mcp/dispatch.js';
 export { TOOLS } from './mcp/tools/index.js';
 export { SERVER_NAME } from './mcp/server.js';
-export { proxySecretDigest } from './api/identity-proof.js';
+export { proxySecretDigest } from '@paddock/common';

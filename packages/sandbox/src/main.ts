@@ -24,7 +24,12 @@ import { createMcpListener } from './mcp/listener.js';
 import { ProcessGroups } from './mcp/process-group.js';
 import { TOOLS } from './mcp/tools/index.js';
 import { beginStop } from './process/stop-deadline.js';
-import { childEnvironment, parsePatternFile, Scrubber, secretsFromEnv } from './scrub/index.js';
+import {
+  childEnvironment,
+  parsePatternFile,
+  Scrubber,
+  secretsFromEnv,
+} from '@paddock/common/scrub';
 import { Workspace } from './workspace/containment.js';
 
 /** `paddock-sandbox`: parse the command line and configuration, then serve until a signal. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { tempDir } from '@paddock/testing';
 import { allowedMethods, API_ROUTES, pathMatches, type RouteSpec } from '../src/api/routes.js';
-import { DEV_IDENTITY, identityFromHeaders } from '../src/api/identity.js';
+import { DEV_IDENTITY, identityFromHeaders } from '@paddock/common';
 import { as, PROOF, startApiSandbox, type RunningApiSandbox } from './support/sandbox.js';
 
 const none = { api: false, exec: false, portForward: false, ssh: false };

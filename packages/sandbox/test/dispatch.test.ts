@@ -8,7 +8,7 @@ import { callTool, ToolSet } from '../src/mcp/dispatch.js';
 import { ProcessGroups } from '../src/mcp/process-group.js';
 import { SessionState } from '../src/mcp/session.js';
 import { defineTool, type ToolContext } from '../src/mcp/tool.js';
-import { Scrubber } from '../src/scrub/index.js';
+import { Scrubber } from '@paddock/common/scrub';
 import { Workspace } from '../src/workspace/containment.js';
 import { tempDir } from '@paddock/testing';
 

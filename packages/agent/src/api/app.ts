@@ -1,11 +1,20 @@
 // The runs API of one replica: start a run, list them, follow one's transcript as server-sent
 // events (resumable with Last-Event-ID), cancel. Reached through the dashboard's door, which
-// decides who may do what.
+// decides who may do what; every request carries the door's signed proof of who asks.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { createHttpApp, EVENT_STREAM_HEADERS, type Health, type Logger } from '@paddock/common';
+import {
+  createHttpApp,
+  EVENT_STREAM_HEADERS,
+  identityFromHeaders,
+  verifyProof,
+  type Health,
+  type Identity,
+  type Logger,
+  type ProofVerifier,
+} from '@paddock/common';
 import { serializerCompiler } from '@paddock/common/schema-serialization';
 import { validatorCompiler } from '@paddock/common/schema-validation';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RunStore } from '../runs/run-store.js';
 import { AgentError, type AgentErrorCode, type Runner } from '../runs/runner.js';
 import type { TranscriptEvent } from '../transcript.js';
@@ -39,15 +48,52 @@ export function eventFrame(event: TranscriptEvent): string {
   return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
-export function createAgentApp(options: {
+/** The routes open without a proof: the health checks the kubelet asks (common's Health). */
+const OPEN_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
+/** The service a refusal names, for the caller to reach through its proxy (the dashboard). */
+const SERVICE = 'the agent';
+
+export interface AgentAppOptions {
   runner: Runner;
   store: RunStore;
   health: Health;
   logger: Logger;
-}): FastifyInstance {
-  const { runner, store } = options;
+  /**
+   * The identity proof every request but the health checks must carry (X-Paddock-Proof, checked
+   * as the sandbox's human API checks it). Undefined is dev mode only: no proof is checked and
+   * the caller is whoever the X-Forwarded-* headers say, the dev identity when they say nothing.
+   */
+  proof?: ProofVerifier | undefined;
+}
+
+/** Where a request keeps its caller, as the proof (or, in dev mode, the headers) says. */
+const IDENTITY = Symbol('paddock.identity');
+type IdentifiedRequest = FastifyRequest & { [IDENTITY]?: Identity };
+
+/** Who started a run: the verified user's name, or their subject when the proof names no user. */
+function callerOf(req: FastifyRequest): string {
+  const identity = (req as IdentifiedRequest)[IDENTITY]!;
+  return identity.user ?? identity.sub;
+}
+
+export function createAgentApp(options: AgentAppOptions): FastifyInstance {
+  const { runner, store, proof } = options;
   const app = createHttpApp({ logger: options.logger, bodyLimit: AGENT_BODY_LIMIT, statusOf });
   options.health.register(app);
+  app.addHook('onRequest', async (req, reply) => {
+    // Every other request, an unknown path included, needs the proof: a caller without one
+    // learns nothing of the API.
+    if (OPEN_ROUTES.has(req.routeOptions.url ?? '')) return;
+    if (proof === undefined) {
+      (req as IdentifiedRequest)[IDENTITY] = identityFromHeaders(req.headers, true);
+      return;
+    }
+    const outcome = await verifyProof(req.headers, proof, new Date(), SERVICE);
+    if (!outcome.ok) {
+      return reply.code(401).send({ error: 'unauthorized', message: outcome.reason });
+    }
+    (req as IdentifiedRequest)[IDENTITY] = outcome.identity;
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -61,11 +107,7 @@ export function createAgentApp(options: {
     '/api/runs',
     { schema: { body: StartRun, response: { 202: Started } } },
     async (req, reply) => {
-      const startedBy = req.headers['x-forwarded-user'];
-      const started = await runner.start({
-        ...req.body,
-        ...(typeof startedBy === 'string' ? { startedBy } : {}),
-      });
+      const started = await runner.start({ ...req.body, startedBy: callerOf(req) });
       return reply.code(202).send(started);
     },
   );

@@ -77,7 +77,7 @@ export class RunQueue {
   }
 
   /** Aborts the running run and drops the waiting ones; resolves when the running one ended. */
-  async stop(reason: string): Promise<string[]> {
+  async stop(reason: unknown): Promise<string[]> {
     const dropped = this.waiting.splice(0).map((run) => run.id);
     const current = this.current;
     current?.controller.abort(reason);

@@ -6,6 +6,7 @@ import { runAgent, type AgentLimits } from '../loop.js';
 import type { ModelClient } from '../model.js';
 import type { TokenUsage } from '../pricing.js';
 import type { SandboxTools } from '../sandbox-tools.js';
+import { Interruption } from '../transcript.js';
 import { RunQueue } from './run-queue.js';
 import type { RunStore, RunSummary } from './run-store.js';
 import { taskOf, type NamedPrompt, type TaskRequest } from './task.js';
@@ -45,12 +46,17 @@ export interface RunnerOptions {
   now: () => number;
   /** Each model call's cost, as it is recorded. */
   onSpend?: (usd: number) => void;
+  /** Tool arguments as the transcript keeps them (the tool gets them as the model sent them). */
+  scrub?: (value: unknown) => unknown;
   /** What could not be recorded (the store failing), for the log. */
   onError: (runId: string, error: unknown) => void;
   maxQueued?: number;
 }
 
 export type StartRequest = TaskRequest & { startedBy?: string };
+
+/** Why the runs of a stopping agent ended. */
+export const STOPPED_REASON = 'the agent stopped during the run';
 
 export class Runner {
   private readonly queue: RunQueue;
@@ -105,10 +111,13 @@ export class Runner {
     return this.queue.idle();
   }
 
-  /** Stops: the run in progress is cancelled, the waiting ones end unrun. */
-  async stop(reason = 'the agent is stopping'): Promise<void> {
-    for (const id of await this.queue.stop(reason)) {
-      await this.options.store.append(id, { type: 'outcome', status: 'cancelled', reason });
+  /**
+   * Stops (the agent is shutting down): the run in progress and the waiting ones end
+   * `interrupted`, as they would after a crash; nothing resumes them.
+   */
+  async stop(reason = STOPPED_REASON): Promise<void> {
+    for (const id of await this.queue.stop(new Interruption(reason))) {
+      await this.options.store.append(id, { type: 'outcome', status: 'interrupted', reason });
     }
   }
 
@@ -143,6 +152,7 @@ export class Runner {
         signal,
         price: settings.price,
         beforeModelCall: this.options.blocked,
+        ...(this.options.scrub === undefined ? {} : { scrub: this.options.scrub }),
         onEvent: ({ seq: _seq, ...entry }) => {
           // The store numbers the events; its writes keep the loop's order.
           written = store.append(id, entry);

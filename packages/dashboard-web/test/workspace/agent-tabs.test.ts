@@ -46,6 +46,26 @@ describe('tabsFor', () => {
       'log',
     ]);
   });
+  it('adds the runs for those who may read them, after the overview', () => {
+    assert.deepEqual(keys({ viewRuns: true }), ['overview', 'runs', 'connect', 'log']);
+    assert.deepEqual(keys({ viewRuns: true, startRuns: true, viewFiles: true }), [
+      'overview',
+      'runs',
+      'files',
+      'changes',
+      'connect',
+      'log',
+    ]);
+  });
+  it('leaves the runs out for those who may not read them', () => {
+    assert.deepEqual(keys({ viewFiles: true, viewRuns: false }), [
+      'overview',
+      'files',
+      'changes',
+      'connect',
+      'log',
+    ]);
+  });
 });
 
 describe('activeTab', () => {
@@ -66,10 +86,8 @@ describe('activeTab', () => {
     assert.equal(tabParam('files'), 'files');
   });
   it('shows the pod on the tabs that work on one', () => {
-    const on = (['overview', 'files', 'changes', 'terminal', 'connect', 'log'] as const).filter(
-      showsPod,
-    );
-    assert.deepEqual(on, ['files', 'changes', 'terminal']);
+    const all = ['overview', 'runs', 'files', 'changes', 'terminal', 'connect', 'log'] as const;
+    assert.deepEqual(all.filter(showsPod), ['runs', 'files', 'changes', 'terminal']);
   });
 });
 

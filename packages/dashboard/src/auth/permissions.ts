@@ -21,6 +21,10 @@ export const PERMISSIONS = {
   useTerminal: ['editor', 'admin'],
   /** The agent's MCP server, through the dashboard. */
   useMcp: ['editor', 'admin'],
+  /** The agent loop's runs: the list, one run and its transcript as it happens. */
+  viewRuns: ['viewer', 'editor', 'admin'],
+  /** Starting a run of the agent loop, and cancelling one. */
+  startRuns: ['editor', 'admin'],
   manageAllApiKeys: ['admin'],
   viewAllUsers: ['admin'],
 } as const satisfies Record<string, readonly Role[]>;

@@ -17,23 +17,27 @@ import { inCluster, requestedWorkspace } from '../http/workspace-routes.js';
 import { mayAct, type WorkspaceAction } from '../workspaces/views.js';
 import type { WorkspaceInUse } from '../workspaces/service.js';
 import { AgentPods } from './agent-pods.js';
+import { AgentRuntimes } from './agent-runtimes.js';
 import { EndpointRewrite } from './mcp-sse.js';
 import { ordinalOf, parseStickySessionId, stickySessionId } from './mcp-session-id.js';
-import { podTarget, readyPods } from './pod-target.js';
+import { podTarget, readyPods, runsAvailability, type DoorPort } from './pod-target.js';
 import { ProofSigner } from './proof-signer.js';
 import { sandboxRoute } from './sandbox-paths.js';
 import { hardenSandboxResponse, headersForSandbox, sandboxIdentity } from './sandbox-identity.js';
+import { registerRunsRoutes, type RunsAction, type RunsPass } from './runs-routes.js';
 import { upgradeOf } from './upgrade.js';
 
 /**
  * The dashboard as the door into agent workspaces (docs/decisions/0022): each pod's human API
- * under `.../pods/{pod}/sandbox/...` and the agent's MCP server under `.../mcp`, `/sse` and
- * `/message`, proxied as byte streams (HTTP, server-sent events, WebSockets) after the same
- * authentication and workspace roles as every other workspace route.
+ * under `.../pods/{pod}/sandbox/...`, each pod's runs API under `.../pods/{pod}/runs`
+ * (runs-routes.ts) and the agent's MCP server under `.../mcp`, `/sse` and `/message`, proxied as
+ * byte streams (HTTP, server-sent events, WebSockets) after the same authentication and workspace
+ * roles as every other workspace route.
  */
 
 export interface DoorParts {
   pods: AgentPods;
+  runtimes: AgentRuntimes;
   signer: ProofSigner;
 }
 
@@ -71,13 +75,15 @@ const MCP_METHODS = [
   ['DELETE', 'deleteAgentMcp', 'The agent’s MCP server (Streamable HTTP): end the session'],
 ] as const;
 
-/** The door's actions: reading and entering a pod's sandbox, and the agent's MCP server. */
-type DoorAction = Extract<WorkspaceAction, 'viewFiles' | 'useTerminal' | 'useMcp'>;
+/** The door's actions: a pod's sandbox, the agent's MCP server, a pod's runs. */
+type DoorAction = Extract<WorkspaceAction, 'viewFiles' | 'useTerminal' | 'useMcp'> | RunsAction;
 
 const FORBIDDEN: Record<DoorAction, string> = {
   viewFiles: "viewing an agent's files needs a viewer role or higher in the workspace",
   useTerminal: 'terminals, port-forwards and SSH need an editor role or higher in the workspace',
   useMcp: "the agent's MCP server needs an editor role or higher in the workspace",
+  viewRuns: "viewing an agent's runs needs a viewer role or higher in the workspace",
+  startRuns: 'starting and cancelling runs needs an editor role or higher in the workspace',
 };
 
 function targetUrl(endpoint: PodEndpoint): string {
@@ -104,6 +110,7 @@ export function doorParts(ctx: DashboardContext): DoorParts | undefined {
   if (secret === undefined) throw new Error('SVC_SANDBOX_PROOF_SECRET is not namespace/name');
   return {
     pods: new AgentPods(ctx.now),
+    runtimes: new AgentRuntimes(ctx.now),
     signer: new ProofSigner(ctx.workspaces.kube, secret, ctx.now),
   };
 }
@@ -131,6 +138,7 @@ export function registerDoorRoutes(app: FastifyInstance, ctx: DashboardContext):
     api: new ProxyServer({ xfwd: false, changeOrigin: true, ws: true }),
     mcp: new ProxyServer({ xfwd: false, changeOrigin: true }),
     sse: new ProxyServer({ xfwd: false, changeOrigin: true, selfHandleResponse: true }),
+    runs: new ProxyServer({ xfwd: false, changeOrigin: true, selfHandleResponse: true }),
   };
   app.addHook('onClose', (_app, done) => {
     agent.destroy();
@@ -163,6 +171,16 @@ export function registerDoorRoutes(app: FastifyInstance, ctx: DashboardContext):
     res.on('close', () => proxyRes.destroy());
   });
 
+  proxies.runs.on('proxyRes', (proxyRes, _req, res: ServerResponse) => {
+    res.writeHead(proxyRes.statusCode ?? 502, proxyRes.headers);
+    // A transcript's stream: its headers go at once, each event as the pod sends it.
+    if (/^text\/event-stream/.test(String(proxyRes.headers['content-type']))) res.flushHeaders();
+    proxyRes.pipe(res);
+    // A pod that goes away ends the client's stream, and a client that goes ends the pod's.
+    proxyRes.on('error', () => res.destroy());
+    res.on('close', () => proxyRes.destroy());
+  });
+
   /** The workspace of the request, the user allowed `action` in it. */
   const workspaceFor = (req: AgentRequest, action: DoorAction): WorkspaceInUse => {
     const used = requestedWorkspace(req, ctx);
@@ -173,7 +191,7 @@ export function registerDoorRoutes(app: FastifyInstance, ctx: DashboardContext):
   };
 
   /** The pod's address for `port`, or why it cannot be reached. */
-  const reach = async (used: WorkspaceInUse, agent: string, pod: string, port: 'api' | 'mcp') => {
+  const reach = async (used: WorkspaceInUse, agent: string, pod: string, port: DoorPort) => {
     const namespace = used.workspace.spec.namespace.name;
     const kube = await inCluster('a workspace token', () => used.cluster());
     const found = await inCluster(`pod "${pod}"`, () => door().pods.pod(kube, namespace, pod));
@@ -209,6 +227,26 @@ export function registerDoorRoutes(app: FastifyInstance, ctx: DashboardContext):
     // Bodies pass to the pod unread, as the client sends them; the pod applies its own limits.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
+
+    /** A runs request: the role, then an agent that runs tasks, then its Ready pod. */
+    const passRuns: RunsPass = async (req, reply, action, upstreamPath) => {
+      const used = workspaceFor(req, action);
+      const { agentName, podName } = req.params;
+      const namespace = used.workspace.spec.namespace.name;
+      const kube = await inCluster('a workspace token', () => used.cluster());
+      const runtime = await inCluster(`agent "${agentName}"`, () =>
+        door().runtimes.get(kube, namespace, agentName),
+      );
+      const runs = runsAvailability(runtime, agentName);
+      if (!runs.ok) throw apiError(runs.code, runs.message);
+      const target = await reach(used, agentName, podName, 'runs');
+      await pass(req, reply, proxies.runs, {
+        target: targetUrl(target.endpoint),
+        audience: target.audience,
+        url: upstreamPath,
+      });
+    };
+    registerRunsRoutes(scope, passRuns);
 
     const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
     for (const [method, operationId, summary] of SANDBOX_METHODS) {

@@ -1,5 +1,9 @@
 import {
   agentPodAudience,
+  AGENT_API_PORT_NAME,
+  AGENT_MCP_PORT_NAME,
+  AGENT_RUNS_PORT_NAME,
+  type AgentRuntime,
   LABEL_AGENT,
   podEndpoint,
   type EndpointPod,
@@ -23,6 +27,35 @@ export type DoorPod = KubeObject &
 export type PodTarget =
   | { ok: true; endpoint: PodEndpoint; audience: string }
   | { ok: false; code: 'not_found' | 'unavailable'; message: string };
+
+/** The ports of a pod the door leads to: the sandbox's human API and MCP, the agent's runs. */
+export type DoorPort = 'api' | 'mcp' | 'runs';
+
+const PORTS: Record<DoorPort, { name: string; what: string }> = {
+  api: { name: AGENT_API_PORT_NAME, what: 'human API' },
+  mcp: { name: AGENT_MCP_PORT_NAME, what: 'MCP' },
+  runs: { name: AGENT_RUNS_PORT_NAME, what: 'runs API' },
+};
+
+/** The sentence for an agent whose runs are asked for while it names no model provider. */
+export const NO_PROVIDER = 'this agent names no model provider: set spec.provider to run tasks';
+
+/**
+ * Whether the agent runs tasks at all: an agent that does not exist is not found, one that names
+ * no provider has pods that serve the sandbox alone (a conflict with the request, not a pod that
+ * failed to answer).
+ */
+export function runsAvailability(
+  agent: Pick<AgentRuntime, 'spec'> | undefined,
+  name: string,
+): { ok: true } | { ok: false; code: 'not_found' | 'conflict'; message: string } {
+  if (agent === undefined) {
+    return { ok: false, code: 'not_found', message: `no agent "${name}" in this workspace` };
+  }
+  if (agent.spec.provider === undefined)
+    return { ok: false, code: 'conflict', message: NO_PROVIDER };
+  return { ok: true };
+}
 
 const isReady = (pod: DoorPod) =>
   pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
@@ -53,7 +86,7 @@ export function podTarget(
   pod: DoorPod | undefined,
   agent: string,
   name: string,
-  portName: 'api' | 'mcp',
+  port: DoorPort,
 ): PodTarget {
   if (pod === undefined || !isAgentPod(pod, agent)) {
     return { ok: false, code: 'not_found', message: `agent "${agent}" has no pod "${name}"` };
@@ -73,12 +106,15 @@ export function podTarget(
       message: `pod "${name}" is not ready yet (${phase}); try again in a moment`,
     };
   }
-  const endpoint = podEndpoint(pod, portName);
+  const endpoint = podEndpoint(pod, PORTS[port].name);
   if (endpoint === undefined) {
     return {
       ok: false,
       code: 'unavailable',
-      message: `pod "${name}" has no ${portName === 'api' ? 'human API' : 'MCP'} port with an address`,
+      message:
+        port === 'runs'
+          ? `pod "${name}" has no runs API yet (it started before the agent named a provider); try again when it has been replaced`
+          : `pod "${name}" has no ${PORTS[port].what} port with an address`,
     };
   }
   const namespace = pod.metadata.namespace ?? 'default';

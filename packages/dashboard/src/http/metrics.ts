@@ -5,6 +5,7 @@ import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import type { SignInMode, SignInResult } from '../auth/sign-in-log.js';
 import { DOOR_ROUTES } from '../door/door-routes.js';
+import { RUNS_ROUTES } from '../door/runs-routes.js';
 import { operation } from './operation.js';
 
 /** Names of the dashboard's metrics, for dashboards and tests. */
@@ -114,9 +115,13 @@ export class DashboardMetrics {
   }
 }
 
-/** The door's routes: a pod's sandbox API, and the agent's MCP server (all its transports). */
+/**
+ * The door's routes: a pod's sandbox API and runs API (counted alike: plain requests and event
+ * streams), and the agent's MCP server (all its transports).
+ */
 const DOOR_ROUTE_KINDS: Record<string, 'sandbox' | 'mcp'> = {
   [DOOR_ROUTES.sandbox]: 'sandbox',
+  ...Object.fromEntries(Object.values(RUNS_ROUTES).map((route) => [route, 'sandbox' as const])),
   [DOOR_ROUTES.mcp]: 'mcp',
   [DOOR_ROUTES.sse]: 'mcp',
   [DOOR_ROUTES.message]: 'mcp',

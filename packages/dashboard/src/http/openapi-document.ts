@@ -2,6 +2,7 @@ import { packageInfo } from '@paddock/common';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { ErrorEnvelope, COMPONENT } from './schemas/common.js';
 import { SANDBOX_PATH } from './schemas/door.js';
+import { PASSED_BODY_KEY } from './schemas/runs.js';
 import type { RouteAccess } from './context.js';
 import { ERROR_STATUS, type ErrorCode } from './errors.js';
 import { ERRORS_KEY, TAGS, type Errors, type Tag } from './operation.js';
@@ -325,7 +326,7 @@ function asResponse(value: unknown): unknown {
 
 /**
  * One route as the document shows it: the probes' documentation added, the web interface's pages
- * left out, the door's `*` named `sandboxPath`, who may call it (`x-paddock-access`, from the
+ * left out, the door's `*` named `sandboxPath`, the body it passes on unread, who may call it (`x-paddock-access`, from the
  * route's config, and the security of a public one) and its error responses.
  */
 export const transform: NonNullable<FastifyDynamicSwaggerOptions['transform']> = ({
@@ -341,6 +342,11 @@ export const transform: NonNullable<FastifyDynamicSwaggerOptions['transform']> =
     PROBES[url] !== undefined ? 'public' : (route.config?.access ?? 'authenticated');
   const errors = (own[ERRORS_KEY] as Errors[] | undefined) ?? [];
   delete own[ERRORS_KEY];
+  // A body the door passes on unread is documented as the route's body, never validated by it.
+  if (own[PASSED_BODY_KEY] !== undefined) {
+    own.body = own[PASSED_BODY_KEY];
+    delete own[PASSED_BODY_KEY];
+  }
   const method = [route.method].flat()[0] ?? 'GET';
   const tag = ((own.tags as Tag[] | undefined) ?? ['health'])[0]!;
   own['x-paddock-access'] = access;

@@ -39,6 +39,8 @@ const WORKSPACE_ACTIONS = {
   viewFiles: ['owner', 'editor', 'viewer'],
   useTerminal: ['owner', 'editor'],
   useMcp: ['owner', 'editor'],
+  viewRuns: ['owner', 'editor', 'viewer'],
+  startRuns: ['owner', 'editor'],
 } as const satisfies Partial<Record<Action, readonly WorkspaceRole[]>>;
 
 export type WorkspaceAction = keyof typeof WORKSPACE_ACTIONS;
@@ -113,6 +115,18 @@ export function workspaceDetails(
   };
 }
 
+/** The agent's model provider as people may see it (its kind and model), or null without one. */
+export function providerView(
+  agent: AgentRuntime,
+): { type: NonNullable<AgentRuntime['spec']['provider']>['type']; model?: string } | null {
+  const provider = agent.spec.provider;
+  if (provider === undefined) return null;
+  return {
+    type: provider.type,
+    ...(agent.spec.model === undefined ? {} : { model: agent.spec.model }),
+  };
+}
+
 export function agentView(agent: AgentRuntime) {
   // The operator runs 0 replicas while the workspace's budget pauses its agents, and says so.
   const paused = agent.status?.conditions?.some((c) => c.type === 'Paused' && c.status === 'True');
@@ -124,6 +138,9 @@ export function agentView(agent: AgentRuntime) {
     readyReplicas: agent.status?.readyReplicas ?? 0,
     phase: agent.status?.phase ?? 'Pending',
     model: agent.spec.model ?? null,
+    // Whether runs are possible, and with what: never the provider's secret reference.
+    provider: providerView(agent),
+    runLimits: agent.spec.runLimits ?? null,
     image: agent.spec.image ?? null,
     env: agent.spec.env ?? {},
     pausedForBudget: paused === true,

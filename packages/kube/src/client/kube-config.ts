@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { isIPv6 } from 'node:net';
+import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { UnavailableError } from './errors.js';
 
@@ -8,10 +10,16 @@ export interface ClusterTarget {
   /** An API server URL and bearer token, e.g. the embedded cluster's. */
   url?: string;
   token?: string;
+  /**
+   * A folder holding a ServiceAccount's `token`, `ca.crt` and `namespace` as a pod mounts them,
+   * used with KUBERNETES_SERVICE_HOST and _PORT when no kubeconfig is given. The standard
+   * in-cluster folder when not given; a node that runs pods as processes mounts it elsewhere.
+   */
+  serviceAccountDir?: string;
 }
 
 /** Where a ServiceAccount's credentials are mounted in a pod. */
-const IN_CLUSTER_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
+export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 /**
  * The cluster to talk to, in order: an explicit URL and token, a kubeconfig file (given or from
@@ -39,8 +47,20 @@ export function loadKubeConfig(
     config.loadFromFile(file);
     return config;
   }
-  if (env.KUBERNETES_SERVICE_HOST !== undefined && existsSync(IN_CLUSTER_TOKEN)) {
-    config.loadFromCluster();
+  const dir = target.serviceAccountDir ?? SERVICE_ACCOUNT_DIR;
+  const host = env.KUBERNETES_SERVICE_HOST;
+  if (host !== undefined && existsSync(join(dir, 'token'))) {
+    // As the library's loadFromCluster, from this folder; the token file is read again as the
+    // kubelet renews it.
+    const port = env.KUBERNETES_SERVICE_PORT ?? '443';
+    const server = `https://${isIPv6(host) ? `[${host}]` : host}:${port}`;
+    config.loadFromClusterAndUser(
+      { name: 'in-cluster', server, caFile: join(dir, 'ca.crt'), skipTLSVerify: false },
+      {
+        name: 'in-cluster',
+        authProvider: { name: 'tokenFile', config: { tokenFile: join(dir, 'token') } },
+      },
+    );
     return config;
   }
   throw new UnavailableError(

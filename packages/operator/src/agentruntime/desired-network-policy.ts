@@ -1,4 +1,11 @@
-import { AGENT_API_PORT, AGENT_MCP_PORT, type AgentRuntime, type Workspace } from '@paddock/kube';
+import {
+  AGENT_API_PORT,
+  AGENT_MCP_PORT,
+  AGENT_RUNS_PORT,
+  type AgentRuntime,
+  type Workspace,
+} from '@paddock/kube';
+import { runsAgentLoop } from './agent-container.js';
 import type {
   LabelSelector,
   NetworkPolicyEgressRule,
@@ -44,7 +51,8 @@ export function agentNetworkPolicyName(agent: AgentRuntime): string {
  * The agent's NetworkPolicy (docs/decisions/0023). The sandbox's ports take the dashboard's pods
  * only: it authenticates every user and signs the human API's identity proofs, and the MCP listener
  * checks no caller. The ports the agent declares (spec.ports) take what its workspace lets in: those
- * the isolation rules admit when it isolates, anyone when it does not. An isolating workspace's
+ * the isolation rules admit when it isolates, anyone when it does not. The agent loop's runs port,
+ * when there is one, is the dashboard's too. An isolating workspace's
  * egress rules hold for the agent's pods too, since the isolation policy leaves them to this one.
  */
 export function desiredAgentNetworkPolicy({
@@ -62,6 +70,7 @@ export function desiredAgentNetworkPolicy({
     ports: [
       { protocol: 'TCP', port: AGENT_MCP_PORT },
       { protocol: 'TCP', port: AGENT_API_PORT },
+      ...(runsAgentLoop(agent) ? [{ protocol: 'TCP' as const, port: AGENT_RUNS_PORT }] : []),
     ],
   };
   const declared: NetworkPolicyPort[] = (agent.spec.ports ?? []).map((p) => ({

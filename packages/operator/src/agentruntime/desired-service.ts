@@ -3,8 +3,11 @@ import {
   AGENT_API_PORT_NAME,
   AGENT_MCP_PORT,
   AGENT_MCP_PORT_NAME,
+  AGENT_RUNS_PORT,
+  AGENT_RUNS_PORT_NAME,
   type AgentRuntime,
 } from '@paddock/kube';
+import { runsAgentLoop } from './agent-container.js';
 import { agentOwnedMetadata, agentSelectorLabels } from './agent-labels.js';
 import type { ServiceObject } from './workload-objects.js';
 
@@ -34,6 +37,16 @@ export function desiredService(agent: AgentRuntime, workspace: string): ServiceO
           targetPort: AGENT_API_PORT_NAME,
           protocol: 'TCP',
         },
+        ...(runsAgentLoop(agent)
+          ? [
+              {
+                name: AGENT_RUNS_PORT_NAME,
+                port: AGENT_RUNS_PORT,
+                targetPort: AGENT_RUNS_PORT_NAME,
+                protocol: 'TCP' as const,
+              },
+            ]
+          : []),
         ...(agent.spec.ports ?? []).map((p) => ({
           name: p.name,
           port: p.containerPort,

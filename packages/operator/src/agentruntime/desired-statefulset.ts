@@ -11,10 +11,19 @@ import {
   PROOF_SECRET_NAME,
   type AgentRuntime,
 } from '@paddock/kube';
+import {
+  AGENT_DATA_SIZE,
+  AGENT_DATA_VOLUME,
+  agentAccountName,
+  agentContainer,
+  kubeApiVolume,
+  runsAgentLoop,
+} from './agent-container.js';
 import { agentLabels, agentOwnedMetadata, agentSelectorLabels } from './agent-labels.js';
 import type { AgentWorkspace } from './effective-replicas.js';
 import { effectiveReplicas } from './effective-replicas.js';
 import type {
+  ClaimTemplate,
   Container,
   ContainerPort,
   EnvVar,
@@ -22,7 +31,7 @@ import type {
   StatefulSetObject,
 } from './workload-objects.js';
 
-/** The one container of an agent's pods. */
+/** The first container of an agent's pods (the agent loop's is the second, when there is one). */
 export const SANDBOX_CONTAINER = 'sandbox';
 /** The volumeClaimTemplate of each replica's workspace, and where the sandbox serves it. */
 export const WORKSPACE_VOLUME = 'workspace';
@@ -197,7 +206,27 @@ export function promptPackAnnotation(
     : `${promptPack.name}@${promptPack.version}`;
 }
 
-/** The StatefulSet that runs the agent's replicas, each a sandbox over its own workspace volume. */
+/** A claim template of the agent's: the agent's selector labels, ReadWriteOnce. */
+function claimTemplate(
+  agent: AgentRuntime,
+  name: string,
+  size: string,
+  storageClassName: string | undefined,
+): ClaimTemplate {
+  return {
+    metadata: { name, labels: agentSelectorLabels(agent) },
+    spec: {
+      accessModes: ['ReadWriteOnce'],
+      resources: { requests: { storage: size } },
+      ...(storageClassName === undefined ? {} : { storageClassName }),
+    },
+  };
+}
+
+/**
+ * The StatefulSet that runs the agent's replicas, each a sandbox over its own workspace volume,
+ * and with a model provider the agent loop beside it (agent-container.ts).
+ */
 export function desiredStatefulSet(inputs: AgentWorkloadInputs): StatefulSetObject {
   const { agent, workspace, promptPack, proofKey } = inputs;
   const metadata = agentOwnedMetadata(agent, workspace.name);
@@ -226,6 +255,8 @@ export function desiredStatefulSet(inputs: AgentWorkloadInputs): StatefulSetObje
       { name: HOME_VOLUME, mountPath: HOME_MOUNT_PATH },
     ],
   };
+  const loop = runsAgentLoop(agent);
+  const storageClass = storage.storageClassName;
   return {
     apiVersion: 'apps/v1',
     kind: 'StatefulSet',
@@ -246,6 +277,7 @@ export function desiredStatefulSet(inputs: AgentWorkloadInputs): StatefulSetObje
           },
         },
         spec: {
+          ...(loop ? { serviceAccountName: agentAccountName(agent) } : {}),
           automountServiceAccountToken: false,
           enableServiceLinks: false,
           terminationGracePeriodSeconds: TERMINATION_GRACE_SECONDS,
@@ -256,26 +288,30 @@ export function desiredStatefulSet(inputs: AgentWorkloadInputs): StatefulSetObje
             fsGroup: SANDBOX_UID,
             seccompProfile: { type: 'RuntimeDefault' },
           },
-          containers: [container],
+          containers: loop
+            ? [
+                container,
+                agentContainer(agent, metadata.namespace, container, {
+                  podNameVar: ENV_POD_NAME,
+                  tmpVolume: TMP_VOLUME,
+                }),
+              ]
+            : [container],
           volumes: [
             { name: TMP_VOLUME, emptyDir: { sizeLimit: TMP_SIZE_LIMIT } },
             { name: HOME_VOLUME, emptyDir: { sizeLimit: HOME_SIZE_LIMIT } },
+            ...(loop ? [kubeApiVolume()] : []),
           ],
         },
       },
       volumeClaimTemplates: [
-        {
-          metadata: { name: WORKSPACE_VOLUME, labels: agentSelectorLabels(agent) },
-          spec: {
-            accessModes: ['ReadWriteOnce'],
-            resources: {
-              requests: { storage: String(storage.size ?? DEFAULT_AGENT_STORAGE_SIZE) },
-            },
-            ...(storage.storageClassName === undefined
-              ? {}
-              : { storageClassName: storage.storageClassName }),
-          },
-        },
+        claimTemplate(
+          agent,
+          WORKSPACE_VOLUME,
+          String(storage.size ?? DEFAULT_AGENT_STORAGE_SIZE),
+          storageClass,
+        ),
+        ...(loop ? [claimTemplate(agent, AGENT_DATA_VOLUME, AGENT_DATA_SIZE, storageClass)] : []),
       ],
     },
   };

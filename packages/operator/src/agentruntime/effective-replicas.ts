@@ -6,6 +6,11 @@ import { budgetActions } from '../workspace/cost.js';
 export const CONDITION_REPLICAS_LIMITED = 'ReplicasLimited';
 /** The condition on an AgentRuntime whose workspace pauses its agents (a budget exceeded). */
 export const CONDITION_PAUSED = 'Paused';
+/**
+ * The condition on an AgentRuntime whose workspace blocks its runs (a budget exceeded under
+ * `block`): its agent loop reads it, refuses new runs and ends the current one.
+ */
+export const CONDITION_RUNS_BLOCKED = 'RunsBlocked';
 
 /** What an agent's workloads take from its Workspace. */
 export interface AgentWorkspace {
@@ -15,6 +20,8 @@ export interface AgentWorkspace {
   maxReplicasPerAgent?: number;
   /** Set while the Workspace's budget action pauses its agents: why, for the Paused condition. */
   pause?: { reason: string; message: string };
+  /** Set while the Workspace's budget action blocks runs: why, for the RunsBlocked condition. */
+  block?: { reason: string; message: string };
 }
 
 /**
@@ -27,27 +34,35 @@ export function agentWorkspace(workspace: Workspace): AgentWorkspace {
     (c) => c.type === 'BudgetExceeded' && c.status === 'True',
   );
   const action = workspace.spec.costControls?.budgetExceededAction;
+  const acts = exceeded !== undefined && workspace.spec.costControls !== undefined;
+  const why = exceeded?.message ?? 'a budget is exceeded';
   const pause =
-    exceeded !== undefined &&
-    workspace.spec.costControls !== undefined &&
-    budgetActions(action).pause
+    acts && budgetActions(action).pause
       ? {
           reason: 'BudgetExceeded',
-          message: `Workspace ${workspace.metadata.name} pauses its agents (budgetExceededAction ${action}): ${exceeded.message ?? 'a budget is exceeded'}`,
+          message: `Workspace ${workspace.metadata.name} pauses its agents (budgetExceededAction ${action}): ${why}`,
+        }
+      : undefined;
+  const block =
+    acts && budgetActions(action).block
+      ? {
+          reason: 'BudgetExceeded',
+          message: `Budget exceeded: workspace ${workspace.metadata.name} blocks new runs (budgetExceededAction block). ${why}`,
         }
       : undefined;
   return {
     name: workspace.metadata.name,
     ...(limit === undefined ? {} : { maxReplicasPerAgent: limit }),
     ...(pause === undefined ? {} : { pause }),
+    ...(block === undefined ? {} : { block }),
   };
 }
 
 export interface EffectiveReplicas {
   /** What the StatefulSet runs. spec.replicas itself is never rewritten, so resuming restores it. */
   replicas: number;
-  /** ReplicasLimited and Paused, each True or False, every time. */
-  conditions: [ConditionUpdate, ConditionUpdate];
+  /** ReplicasLimited, Paused and RunsBlocked, each True or False, every time. */
+  conditions: [ConditionUpdate, ConditionUpdate, ConditionUpdate];
 }
 
 /** spec.replicas (default 1), capped by the workspace's per-agent limit, and 0 while paused. */
@@ -88,6 +103,19 @@ export function effectiveReplicas(
           ...stamp,
         }
       : { type: CONDITION_PAUSED, status: 'True', ...workspace.pause, ...stamp };
+  const blocked: ConditionUpdate =
+    workspace.block === undefined
+      ? {
+          type: CONDITION_RUNS_BLOCKED,
+          status: 'False',
+          reason: 'WithinBudget',
+          message: `Workspace ${workspace.name} does not block runs.`,
+          ...stamp,
+        }
+      : { type: CONDITION_RUNS_BLOCKED, status: 'True', ...workspace.block, ...stamp };
   const capped = limit === undefined ? asked : Math.min(asked, limit);
-  return { replicas: workspace.pause === undefined ? capped : 0, conditions: [limited, paused] };
+  return {
+    replicas: workspace.pause === undefined ? capped : 0,
+    conditions: [limited, paused, blocked],
+  };
 }

@@ -12,6 +12,7 @@ export {
 export {
   CONDITION_PAUSED,
   CONDITION_REPLICAS_LIMITED,
+  CONDITION_RUNS_BLOCKED,
   agentWorkspace,
   effectiveReplicas,
   type AgentWorkspace,
@@ -42,6 +43,27 @@ export {
   type PromptPackVersion,
 } from './desired-statefulset.js';
 export { desiredService } from './desired-service.js';
+export {
+  AGENT_COMMAND,
+  AGENT_CONTAINER,
+  AGENT_DATA_MOUNT_PATH,
+  AGENT_DATA_SIZE,
+  AGENT_DATA_VOLUME,
+  AGENT_RESOURCES,
+  KUBE_API_VOLUME,
+  SERVICE_ACCOUNT_DIR,
+  agentAccountName,
+  agentContainer,
+  runsAgentLoop,
+} from './agent-container.js';
+export {
+  agentRules,
+  desiredAgentAccess,
+  type AgentAccess,
+  type AgentRoleBindingObject,
+  type AgentRoleObject,
+  type AgentServiceAccountObject,
+} from './agent-access.js';
 export {
   CONDITION_AVAILABLE,
   CONDITION_PROGRESSING,

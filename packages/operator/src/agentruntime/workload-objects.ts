@@ -49,6 +49,8 @@ export interface Container {
   name: string;
   image: string;
   imagePullPolicy: 'IfNotPresent';
+  /** Absent: the image's entrypoint (the sandbox). */
+  command?: string[];
   args: string[];
   env: EnvVar[];
   ports: ContainerPort[];
@@ -62,7 +64,33 @@ export interface Container {
     capabilities: { drop: ['ALL'] };
     seccompProfile: { type: 'RuntimeDefault' };
   };
-  volumeMounts: { name: string; mountPath: string }[];
+  volumeMounts: { name: string; mountPath: string; readOnly?: true }[];
+}
+
+export interface EmptyDirVolume {
+  name: string;
+  emptyDir: { sizeLimit: string };
+}
+
+/** A projected volume: a ServiceAccount token, a ConfigMap's entries, the pod's own fields. */
+export interface ProjectedVolume {
+  name: string;
+  projected: {
+    sources: (
+      | { serviceAccountToken: { path: string; expirationSeconds: number } }
+      | { configMap: { name: string; items: { key: string; path: string }[] } }
+      | { downwardAPI: { items: { path: string; fieldRef: { fieldPath: string } }[] } }
+    )[];
+  };
+}
+
+export interface ClaimTemplate {
+  metadata: { name: string; labels: Record<string, string> };
+  spec: {
+    accessModes: ['ReadWriteOnce'];
+    resources: { requests: { storage: string } };
+    storageClassName?: string;
+  };
 }
 
 export interface StatefulSetObject {
@@ -79,6 +107,8 @@ export interface StatefulSetObject {
     template: {
       metadata: { labels: Record<string, string>; annotations: Record<string, string> };
       spec: {
+        /** Set with the agent loop: its container's own identity (its token is mounted there only). */
+        serviceAccountName?: string;
         automountServiceAccountToken: false;
         enableServiceLinks: false;
         terminationGracePeriodSeconds: number;
@@ -89,20 +119,13 @@ export interface StatefulSetObject {
           fsGroup: number;
           seccompProfile: { type: 'RuntimeDefault' };
         };
-        containers: [Container];
-        volumes: { name: string; emptyDir: { sizeLimit: string } }[];
+        /** The sandbox, then the agent loop when there is one. */
+        containers: [Container, ...Container[]];
+        volumes: (EmptyDirVolume | ProjectedVolume)[];
       };
     };
-    volumeClaimTemplates: [
-      {
-        metadata: { name: string; labels: Record<string, string> };
-        spec: {
-          accessModes: ['ReadWriteOnce'];
-          resources: { requests: { storage: string } };
-          storageClassName?: string;
-        };
-      },
-    ];
+    /** The workspace's, then the agent loop's when there is one. */
+    volumeClaimTemplates: [ClaimTemplate, ...ClaimTemplate[]];
   };
 }
 

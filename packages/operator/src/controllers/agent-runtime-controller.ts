@@ -17,6 +17,7 @@ import {
   agentNameProblem,
   agentStatus,
   agentWorkspace,
+  desiredAgentAccess,
   desiredAgentNetworkPolicy,
   desiredService,
   desiredStatefulSet,
@@ -24,6 +25,7 @@ import {
   noWorkspaceStatus,
   type AgentNetworkPolicyObject,
   proofKeyFingerprint,
+  runsAgentLoop,
   withoutOldPause,
   type ComputedAgentStatus,
   type ObservedStatefulSet,
@@ -38,6 +40,7 @@ import { leanAgent, leanPod, type LeanAgent, type LeanPod } from './agent-runtim
 import {
   controlledBy,
   fixedFieldsDiffering,
+  withClaimsOf,
   networkPolicyUpdate,
   serviceUpdate,
   statefulSetUpdate,
@@ -46,7 +49,7 @@ import {
 import { ProofSecrets } from './agent-runtime/proof-secrets.js';
 import { statusEvents } from './agent-runtime/status-events.js';
 import { workspaceOfNamespace } from './agent-runtime/workspace-of-namespace.js';
-import { getIfExists } from './workspace/ensure-object.js';
+import { deleteIfExists, ensureObject, getIfExists } from './workspace/ensure-object.js';
 
 export const AGENT_RUNTIME_CONTROLLER = 'agentruntime';
 
@@ -285,6 +288,8 @@ export class AgentRuntimeController {
       }),
     );
     const service = await this.applyService(agent, placement.name);
+    // The agent loop's identity before its pods, which name it.
+    await this.applyAgentAccess(agent, placement.name);
     const statefulSet = await this.applyStatefulSet(agent, desired);
     const pods = this.pods
       .list()
@@ -358,17 +363,42 @@ export class AgentRuntimeController {
     return undefined;
   }
 
+  /**
+   * The agent loop's ServiceAccount, Role and RoleBinding while the agent names a provider; gone
+   * (those it owns) once it names none.
+   */
+  private async applyAgentAccess(agent: AgentRuntime, workspace: string): Promise<void> {
+    const access = desiredAgentAccess(agent, workspace);
+    const pairs = [
+      [this.clients.serviceAccounts, access.serviceAccount],
+      [this.clients.roles, access.role],
+      [this.clients.roleBindings, access.roleBinding],
+    ] as const;
+    for (const [client, desired] of pairs) {
+      const { name, namespace } = desired.metadata;
+      const stored = await getIfExists(client, name, namespace);
+      if (!runsAgentLoop(agent)) {
+        if (stored !== undefined && controlledBy(stored, agent.metadata.uid ?? '') === 'agent')
+          await deleteIfExists(client, name, namespace);
+        continue;
+      }
+      if (stored !== undefined && !this.claimable(agent, desired.kind, stored)) continue;
+      await ensureObject(client, desired as unknown as StoredObject, stored ?? null);
+    }
+  }
+
   /** The StatefulSet as it now is (undefined right after creating it), or 'terminating'. */
   private async applyStatefulSet(
     agent: AgentRuntime,
-    desired: StatefulSetObject,
+    wanted: StatefulSetObject,
   ): Promise<ObservedStatefulSet | 'terminating' | undefined> {
-    const { name, namespace } = desired.metadata;
+    const { name, namespace } = wanted.metadata;
     const stored = await getIfExists(this.clients.statefulSets, name, namespace);
     if (stored === undefined) {
-      return (await this.createOrRetry(this.clients.statefulSets, desired)) as ObservedStatefulSet;
+      return (await this.createOrRetry(this.clients.statefulSets, wanted)) as ObservedStatefulSet;
     }
     if (!this.claimable(agent, 'StatefulSet', stored)) return 'terminating';
+    const { desired, missing } = withClaimsOf(stored, wanted);
     const fixed = fixedFieldsDiffering(stored, desired);
     if (fixed.length > 0) {
       this.logger.debug(
@@ -378,6 +408,13 @@ export class AgentRuntimeController {
     }
     const update = statefulSetUpdate(stored, desired);
     const current = update === undefined ? stored : await this.clients.statefulSets.replace(update);
+    if (update !== undefined && missing.length > 0) {
+      await this.deps.recorder.warning(
+        agent,
+        'RunsNotKept',
+        `The StatefulSet ${name} was made before the agent named a provider and cannot gain the claim ${missing.join(', ')}: the agent's runs are kept on an emptyDir and lost when a pod is replaced. Recreate the agent to keep them.`,
+      );
+    }
     return current as ObservedStatefulSet;
   }
 

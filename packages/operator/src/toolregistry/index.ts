@@ -1,3 +1,5 @@
+// Discovery, endpoints, timeouts and the tool protocol live in @paddock/tool-handlers, shared with
+// the agent that calls the tools; the status made from discovery is the operator's.
 export {
   DEFAULT_TIMEOUT_MS,
   backoffMs,
@@ -5,25 +7,24 @@ export {
   handlerTimeoutMs,
   parseDuration,
   withRetries,
-} from './timeouts.js';
-export {
   resolveEndpoint,
   selectServices,
+  discoverHandler,
+  PROTO_DIR,
+  toolProtocol,
   type EndpointOptions,
   type EndpointResolution,
   type SelectedTool,
   type ServiceObject,
-} from './endpoints.js';
-export {
-  discoverHandler,
   type DiscoveryContext,
   type HandlerDiscovery,
   type ToolReport,
-} from './discover/index.js';
+  type ProtoTool,
+  type ToolProtocol,
+} from '@paddock/tool-handlers';
 export {
   registryStatus,
   type RegistryPhase,
   type RegistryStatus,
   type RegistryStatusInput,
 } from './registry-status.js';
-export { PROTO_DIR, toolProtocol, type ProtoTool, type ToolProtocol } from './tool-protocol.js';

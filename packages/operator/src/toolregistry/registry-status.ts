@@ -1,5 +1,5 @@
 import type { Condition, ToolRegistryStatus } from '@paddock/kube';
-import type { HandlerDiscovery, ToolReport } from './discover/context.js';
+import type { HandlerDiscovery, ToolReport } from '@paddock/tool-handlers';
 
 export type RegistryPhase = NonNullable<ToolRegistryStatus['phase']>;
 

@@ -112,13 +112,18 @@ export function exceededMessage(
   return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
 }
 
-/** What an exceeded budget does: warn always; pauseJobs and block pause; block suspends. */
+/**
+ * What an exceeded budget does: warn always; pauseJobs runs the agents at 0 replicas; block keeps
+ * them running (their workspaces stay open) but their agent loops take no run and end the current
+ * one at its next model call, and the Workspace is Suspended.
+ */
 export function budgetActions(action: BudgetAction | undefined): {
   pause: boolean;
+  block: boolean;
   suspend: boolean;
 } {
   const chosen = action ?? 'warn';
-  return { pause: chosen !== 'warn', suspend: chosen === 'block' };
+  return { pause: chosen === 'pauseJobs', block: chosen === 'block', suspend: chosen === 'block' };
 }
 
 /** One alert threshold crossed in one period: the key it is remembered under is the period's. */

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { packageInfo, runMain, UsageError } from '@paddock/common';
 import { runLocalDoor } from '../local-door-command.js';
 import { runLocalNode } from '../local-node-command.js';
+import { sampleModelFrom } from '../sample-model.js';
 import { up } from '../up.js';
 
 const USAGE = `Usage: paddock <command> [options]
@@ -26,6 +27,12 @@ Options of up:
   --cluster-port N
                 port of the embedded Kubernetes API (default 6443); it runs
                 only when KUBECONFIG names no cluster to use instead
+
+The sample agent runs tasks only with a model (docs/agent.md), from:
+  PADDOCK_MODEL_BASE_URL   an OpenAI-compatible API (Ollama: http://127.0.0.1:11434/v1)
+  PADDOCK_MODEL_API_KEY    its key, if it takes one
+  PADDOCK_MODEL            the model's name
+  PADDOCK_MODEL_PROVIDER   openai (default) or anthropic
 
 Options of node:
   --data DIR    the platform's state folder (default ./data); volumes go
@@ -128,5 +135,6 @@ runMain(async () => {
     dashboardPort: portOption('--dashboard-port', values['dashboard-port']),
     clusterPort: portOption('--cluster-port', values['cluster-port']),
     kubeconfig: process.env.KUBECONFIG === '' ? undefined : process.env.KUBECONFIG,
+    sampleModel: sampleModelFrom(process.env),
   });
 }, USAGE);

@@ -3,7 +3,8 @@ import type { Container, KeyRef, Pod } from './pod.js';
 
 /**
  * A container's environment as the kubelet makes it: literal values, the downward API's fields,
- * Secret and ConfigMap keys, then dependent variable expansion in order. Pure: the Secrets and
+ * Secret and ConfigMap keys, then dependent variable expansion in order, then the service
+ * variables the container does not set itself. Pure: the Secrets and
  * ConfigMaps are read beforehand (see `envSources`).
  */
 
@@ -29,6 +30,11 @@ export interface NodeFacts {
   nodeName: string;
   podIP: string;
   hostIP: string;
+  /**
+   * Variables the kubelet gives every container whatever its env (KUBERNETES_SERVICE_HOST and
+   * _PORT): its own env may name them and override them.
+   */
+  serviceEnv?: readonly (readonly [string, string])[];
 }
 
 export type EnvResult = { ok: true; env: [string, string][] } | { ok: false; message: string };
@@ -111,5 +117,28 @@ export function containerEnv(
       return { ok: false, message: `env ${e.name}: valueFrom names no source this node serves` };
     }
   }
-  return { ok: true, env: expandEnv(raw) };
+  const service = node.serviceEnv ?? [];
+  const env = expandEnv(raw, service);
+  const own = new Set(env.map(([name]) => name));
+  return {
+    ok: true,
+    env: [
+      ...env,
+      ...service.filter(([name]) => !own.has(name)).map(([n, v]): [string, string] => [n, v]),
+    ],
+  };
+}
+
+/**
+ * The variables that lead a container to the API server, for the `kubernetes` Service of the
+ * default namespace, as the kubelet sets them even with enableServiceLinks false: here the API
+ * server's address as this node reaches it (its port takes HTTPS too). Pure.
+ */
+export function apiServerEnv(server: string): [string, string][] {
+  const url = new URL(server);
+  const port = url.port || (url.protocol === 'http:' ? '80' : '443');
+  return [
+    ['KUBERNETES_SERVICE_HOST', url.hostname.replace(/^\[(.*)\]$/, '$1')],
+    ['KUBERNETES_SERVICE_PORT', port],
+  ];
 }

@@ -54,8 +54,12 @@ export interface EnvEntry {
  * kubelet does: a later variable is not visible to an earlier one, and a name defined twice takes
  * its last value. Pure.
  */
-export function expandEnv(env: readonly EnvEntry[]): [string, string][] {
-  const seen = new Map<string, string>();
+export function expandEnv(
+  env: readonly EnvEntry[],
+  /** Variables every value may name before its own (the kubelet's service variables). */
+  base: readonly (readonly [string, string])[] = [],
+): [string, string][] {
+  const seen = new Map<string, string>(base);
   const out: [string, string][] = [];
   for (const { name, value: raw, expand } of env) {
     const value = expand ? expandVariables(raw, (ref) => seen.get(ref)) : raw;

@@ -17,6 +17,23 @@ export function podFolder(dataDir: string, uid: string): string {
   return join(dataDir, 'pods', uid);
 }
 
+/**
+ * The folder a projected volume's files are written to for one mount path: under the volume's
+ * root the whole mount path, so that the root stands for the container's `/` (a client's
+ * `loadFromCluster(root)` finds `<root>/var/run/secrets/kubernetes.io/serviceaccount/token`).
+ */
+export function projectedFolder(
+  dataDir: string,
+  uid: string,
+  volume: string,
+  mountPath: string,
+): string {
+  return join(podFolder(dataDir, uid), PROJECTED_DIR, volume, mountPath);
+}
+
+/** Where a pod's projected volumes go in its folder: a name no volume (a DNS label) can have. */
+const PROJECTED_DIR = '.projected';
+
 export interface HostMount {
   /** The path inside the container. */
   mountPath: string;
@@ -24,6 +41,8 @@ export interface HostMount {
   hostPath: string;
   /** Set for a claim's folder: the claim's name (in the pod's namespace). */
   claim?: string;
+  /** Set for a projected volume's folder: the volume's name (its files are written there). */
+  projected?: string;
 }
 
 export type MountsResult = { ok: true; mounts: HostMount[] } | { ok: false; message: string };
@@ -34,7 +53,7 @@ const isSegment = (name: string) =>
 
 /**
  * The container's mounts as folders: a persistentVolumeClaim is its claim's folder, an emptyDir a
- * folder of the pod's. Any other volume kind, or a mount of a volume the pod lacks, is a problem
+ * folder of the pod's, a projected volume a folder of the pod's per mount path. Any other volume kind, or a mount of a volume the pod lacks, is a problem
  * worded for the container's waiting message. Longest mount path first, so nested mounts win.
  */
 export function containerMounts(pod: Pod, container: Container, dataDir: string): MountsResult {
@@ -48,6 +67,25 @@ export function containerMounts(pod: Pod, container: Container, dataDir: string)
     }
     if (!isSegment(volume.name))
       return { ok: false, message: `invalid volume name ${volume.name}` };
+    const sub = mount.subPath ?? '';
+    const mountPath = posix.normalize(mount.mountPath).replace(/(.)\/+$/, '$1');
+    if (volume.projected) {
+      if (sub !== '') {
+        return {
+          ok: false,
+          message: `volume "${volume.name}": a subPath of a projected volume is not served here`,
+        };
+      }
+      if (!posix.isAbsolute(mountPath)) {
+        return { ok: false, message: `invalid mountPath ${mount.mountPath}: must be absolute` };
+      }
+      mounts.push({
+        mountPath,
+        hostPath: projectedFolder(dataDir, uid, volume.name, mountPath),
+        projected: volume.name,
+      });
+      continue;
+    }
     let folder: string;
     let claim: string | undefined;
     if (volume.persistentVolumeClaim) {
@@ -62,14 +100,12 @@ export function containerMounts(pod: Pod, container: Container, dataDir: string)
     } else {
       return {
         ok: false,
-        message: `volume "${volume.name}": this node serves only persistentVolumeClaim and emptyDir volumes`,
+        message: `volume "${volume.name}": this node serves only persistentVolumeClaim, emptyDir and projected volumes`,
       };
     }
-    const sub = mount.subPath ?? '';
     if (sub !== '' && (posix.isAbsolute(sub) || sub.split('/').includes('..'))) {
       return { ok: false, message: `invalid subPath ${sub}: must be relative, without ".."` };
     }
-    const mountPath = posix.normalize(mount.mountPath).replace(/(.)\/+$/, '$1');
     mounts.push({
       mountPath,
       hostPath: sub === '' ? folder : join(folder, sub),

@@ -2,26 +2,31 @@ import { constants } from 'node:os';
 import { HOST_IP } from './pod-addresses.js';
 import type { ContainerState, PodCondition, PodPhase, PodStatus } from './pod.js';
 
-/** A pod's status from what its one container's process is doing, as a kubelet reports it. Pure. */
+/** A pod's status from what its containers' processes are doing, as a kubelet reports it. Pure. */
 
 /** Waiting reasons, as the kubelet names them. */
 export const CONTAINER_CREATING = 'ContainerCreating';
 export const CRASH_LOOP_BACK_OFF = 'CrashLoopBackOff';
 export const ERR_IMAGE_NEVER_PULL = 'ErrImageNeverPull';
 export const CREATE_CONTAINER_CONFIG_ERROR = 'CreateContainerConfigError';
+export const CREATE_CONTAINER_ERROR = 'CreateContainerError';
 
 export type RestartPolicy = 'Always' | 'OnFailure' | 'Never';
 
-/** What this machine knows of a pod's one container. */
+/** What this machine knows of one container of a pod. */
 export interface ContainerRunState {
-  /** When this machine first took the pod (status.startTime). */
-  startTime: string;
   container: ContainerState;
   /** The previous run's termination, once there was one. */
   lastState: ContainerState;
   restartCount: number;
   /** What the readiness probe says (without one: running is ready). */
   ready: boolean;
+}
+
+/** What this machine knows of the pod itself. */
+export interface PodRunState {
+  /** When this machine first took the pod (status.startTime). */
+  startTime: string;
   /** The pod's own address, once it has one. */
   ip?: string;
 }
@@ -32,33 +37,49 @@ export function restarts(policy: RestartPolicy, exitCode: number): boolean {
 }
 
 /**
- * The kubelet's phase for a pod of one container: Pending until the container first runs; then
- * Running while it runs or is being restarted (its back-off included); Succeeded or Failed, by its
- * exit code, once it exited for good under its restart policy.
+ * The kubelet's phase (getPhase): Pending while any container waits to run for the first time;
+ * Running while one runs; once none runs, Running still under Always (they restart), Succeeded
+ * when every one exited 0, Failed under Never, else Running (OnFailure restarts the failed).
  */
-export function phaseOf(state: ContainerRunState, policy: RestartPolicy): PodPhase {
-  const { running, terminated } = state.container;
-  if (running) return 'Running';
-  const exited = terminated ?? state.lastState.terminated;
-  if (terminated && !restarts(policy, terminated.exitCode)) {
-    return terminated.exitCode === 0 ? 'Succeeded' : 'Failed';
+export function phaseOf(states: readonly ContainerRunState[], policy: RestartPolicy): PodPhase {
+  let running = 0;
+  let stopped = 0;
+  let succeeded = 0;
+  let waiting = 0;
+  for (const state of states) {
+    const { running: isRunning, terminated } = state.container;
+    if (isRunning) running++;
+    else if (terminated) {
+      stopped++;
+      if (terminated.exitCode === 0) succeeded++;
+    } else if (state.lastState.terminated) stopped++;
+    else waiting++;
   }
-  return exited ? 'Running' : 'Pending';
+  if (waiting > 0) return 'Pending';
+  if (running > 0) return 'Running';
+  if (stopped === 0) return 'Pending';
+  if (policy === 'Always') return 'Running';
+  if (stopped === succeeded) return 'Succeeded';
+  return policy === 'Never' ? 'Failed' : 'Running';
 }
 
 /**
- * The pod's status. A condition keeps its lastTransitionTime from `previous` while its status does
- * not change, so that an unchanged pod writes nothing new.
+ * The pod's status, its containers' in the spec's order. A condition keeps its
+ * lastTransitionTime from `previous` while its status does not change, so that an unchanged pod
+ * writes nothing new.
  */
 export function podStatus(
-  container: { name: string; image: string },
+  containers: readonly { name: string; image: string }[],
   policy: RestartPolicy,
-  state: ContainerRunState,
+  pod: PodRunState,
+  states: readonly ContainerRunState[],
   previous: PodStatus | undefined,
   now: string,
 ): PodStatus {
-  const running = state.container.running !== undefined;
-  const ready = running && state.ready;
+  const readyOf = (state: ContainerRunState | undefined) =>
+    state?.container.running !== undefined && state.ready;
+  const unready = containers.filter((_, i) => !readyOf(states[i])).map((c) => c.name);
+  const ready = unready.length === 0;
   const condition = (type: string, holds: boolean): PodCondition => {
     const old = previous?.conditions?.find((c) => c.type === type);
     const status = holds ? 'True' : 'False';
@@ -73,12 +94,12 @@ export function podStatus(
         ? {}
         : {
             reason: 'ContainersNotReady',
-            message: `containers with unready status: [${container.name}]`,
+            message: `containers with unready status: [${unready.join(' ')}]`,
           }),
     };
   };
   return {
-    phase: phaseOf(state, policy),
+    phase: phaseOf(states, policy),
     conditions: [
       condition('PodScheduled', true),
       condition('Initialized', true),
@@ -87,19 +108,25 @@ export function podStatus(
     ],
     hostIP: HOST_IP,
     hostIPs: [{ ip: HOST_IP }],
-    ...(state.ip === undefined ? {} : { podIP: state.ip, podIPs: [{ ip: state.ip }] }),
-    startTime: state.startTime,
-    containerStatuses: [
-      {
+    ...(pod.ip === undefined ? {} : { podIP: pod.ip, podIPs: [{ ip: pod.ip }] }),
+    startTime: pod.startTime,
+    containerStatuses: containers.map((container, i) => {
+      const state = states[i] ?? {
+        container: { waiting: { reason: CONTAINER_CREATING } },
+        lastState: {},
+        restartCount: 0,
+        ready: false,
+      };
+      return {
         name: container.name,
         image: container.image,
-        ready,
-        started: running,
+        ready: readyOf(state),
+        started: state.container.running !== undefined,
         restartCount: state.restartCount,
         state: state.container,
         lastState: state.lastState,
-      },
-    ],
+      };
+    }),
   };
 }
 

@@ -96,10 +96,33 @@ export interface Container {
   livenessProbe?: HttpProbe;
 }
 
+/** A key of a ConfigMap or Secret as a file of a projected volume. */
+export interface KeyToPath {
+  key: string;
+  path: string;
+  mode?: number;
+}
+
+export interface DownwardApiFile {
+  path: string;
+  fieldRef?: { fieldPath: string; apiVersion?: string };
+  resourceFieldRef?: { resource: string; containerName?: string };
+  mode?: number;
+}
+
+export interface ProjectionSource {
+  serviceAccountToken?: { path: string; audience?: string; expirationSeconds?: number };
+  configMap?: { name: string; items?: KeyToPath[]; optional?: boolean };
+  secret?: { name: string; items?: KeyToPath[]; optional?: boolean };
+  downwardAPI?: { items?: DownwardApiFile[] };
+  clusterTrustBundle?: unknown;
+}
+
 export interface Volume {
   name: string;
   persistentVolumeClaim?: { claimName: string; readOnly?: boolean };
   emptyDir?: { medium?: string; sizeLimit?: string };
+  projected?: { sources?: ProjectionSource[]; defaultMode?: number };
 }
 
 export interface Pod extends KubeObject {
@@ -108,6 +131,9 @@ export interface Pod extends KubeObject {
     containers: Container[];
     volumes?: Volume[];
     nodeName?: string;
+    /** The ServiceAccount its projected tokens are for; `default` when unset. */
+    serviceAccountName?: string;
+    automountServiceAccountToken?: boolean;
     restartPolicy?: 'Always' | 'OnFailure' | 'Never';
     terminationGracePeriodSeconds?: number;
   };

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { containerEnv, envSources, type ReadSources } from '../../src/local-node/container-env.js';
+import {
+  apiServerEnv,
+  containerEnv,
+  envSources,
+  type ReadSources,
+} from '../../src/local-node/container-env.js';
 import type { Container, EnvVar } from '../../src/local-node/pod.js';
 import { SANDBOX_CONTAINER, sandboxPod } from './fixtures.js';
 
@@ -25,6 +30,34 @@ describe('a container’s environment', () => {
         ['SVC_API_PROOF_PUBLIC_KEY', PEM],
       ],
     });
+  });
+
+  it('ends with the API server’s variables, which the container’s own may name and override', () => {
+    const serviceEnv = apiServerEnv('https://127.0.0.1:6443');
+    assert.deepEqual(serviceEnv, [
+      ['KUBERNETES_SERVICE_HOST', '127.0.0.1'],
+      ['KUBERNETES_SERVICE_PORT', '6443'],
+    ]);
+    const container = withEnv([
+      { name: 'API', value: 'https://$(KUBERNETES_SERVICE_HOST):$(KUBERNETES_SERVICE_PORT)' },
+      { name: 'KUBERNETES_SERVICE_PORT', value: '443' },
+    ]);
+    assert.deepEqual(
+      containerEnv(sandboxPod(container), container, SOURCES, { ...NODE, serviceEnv }),
+      {
+        ok: true,
+        env: [
+          ['API', 'https://127.0.0.1:6443'],
+          ['KUBERNETES_SERVICE_PORT', '443'],
+          ['KUBERNETES_SERVICE_HOST', '127.0.0.1'],
+        ],
+      },
+    );
+    assert.deepEqual(apiServerEnv('https://[::1]:7443'), [
+      ['KUBERNETES_SERVICE_HOST', '::1'],
+      ['KUBERNETES_SERVICE_PORT', '7443'],
+    ]);
+    assert.deepEqual(apiServerEnv('https://localhost')[1], ['KUBERNETES_SERVICE_PORT', '443']);
   });
 
   it('names the Secrets and ConfigMaps to read, once each', () => {

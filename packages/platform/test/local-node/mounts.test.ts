@@ -26,6 +26,32 @@ describe('a container’s mounts on this machine', () => {
     });
   });
 
+  it('put a projected volume under its own root, at the whole mount path', () => {
+    const pod = sandboxPod();
+    pod.spec.volumes!.push({ name: 'kube-api-access', projected: { sources: [] } });
+    const container: Container = {
+      ...SANDBOX_CONTAINER,
+      volumeMounts: [
+        {
+          name: 'kube-api-access',
+          mountPath: '/var/run/secrets/kubernetes.io/serviceaccount/',
+          readOnly: true,
+        },
+      ],
+    };
+    assert.deepEqual(containerMounts(pod, container, DATA), {
+      ok: true,
+      mounts: [
+        {
+          mountPath: '/var/run/secrets/kubernetes.io/serviceaccount',
+          hostPath:
+            '/srv/data/pods/uid-web-0/.projected/kube-api-access/var/run/secrets/kubernetes.io/serviceaccount',
+          projected: 'kube-api-access',
+        },
+      ],
+    });
+  });
+
   it('honour a subPath and a trailing slash, nested mounts first', () => {
     const container: Container = {
       ...SANDBOX_CONTAINER,
@@ -62,7 +88,19 @@ describe('a container’s mounts on this machine', () => {
         ...p,
         spec: { ...p.spec, volumes: [{ name: 'workspace' }, { name: 'tmp', emptyDir: {} }] },
       }),
-      message: /only persistentVolumeClaim and emptyDir/,
+      message: /only persistentVolumeClaim, emptyDir and projected/,
+    },
+    {
+      name: 'a subPath of a projected volume',
+      pod: (p) => ({ ...p, spec: { ...p.spec, volumes: [{ name: 'sa', projected: {} }] } }),
+      mount: [{ name: 'sa', mountPath: '/var/run/secrets', subPath: 'token' }],
+      message: /subPath of a projected volume is not served/,
+    },
+    {
+      name: 'a projected volume at a relative path',
+      pod: (p) => ({ ...p, spec: { ...p.spec, volumes: [{ name: 'sa', projected: {} }] } }),
+      mount: [{ name: 'sa', mountPath: '../up' }],
+      message: /must be absolute/,
     },
     {
       name: 'a subPath that climbs out',

@@ -1,9 +1,7 @@
-import type { Logger } from '@paddock/common';
+import type { Identity, Logger, ProofVerifier } from '@paddock/common';
 import type { SandboxMetrics } from '../metrics.js';
 import type { Workspace } from '../workspace/containment.js';
 import type { AuditSink } from './audit.js';
-import type { Identity } from './identity.js';
-import type { ProofVerifier } from './identity-proof.js';
 import type { EnabledFeatures } from './routes.js';
 
 /** What every route module of the human-facing listener gets. */

@@ -1,9 +1,7 @@
 import websocket from '@fastify/websocket';
-import { createHttpApp } from '@paddock/common';
+import { createHttpApp, identityFromHeaders, verifyProof, type Identity } from '@paddock/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiContext, FeatureHandle } from './context.js';
-import { identityFromHeaders, type Identity } from './identity.js';
-import { verifyProof } from './identity-proof.js';
 import { allowedMethods, routeAt } from './routes.js';
 import { serializerCompiler } from '@paddock/common/schema-serialization';
 import { validatorCompiler } from '@paddock/common/schema-validation';

@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '@paddock/common';
 import type { SandboxMetrics } from '../metrics.js';
-import type { ScrubSegment } from '../scrub/scrubber.js';
+import type { ScrubSegment } from '@paddock/common/scrub';
 import type { Workspace } from '../workspace/containment.js';
 import { callTool, type ToolSet } from './dispatch.js';
 import type { ProcessGroups } from './process-group.js';

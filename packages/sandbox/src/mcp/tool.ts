@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ScrubSegment } from '../scrub/scrubber.js';
+import type { ScrubSegment } from '@paddock/common/scrub';
 import type { Workspace } from '../workspace/containment.js';
 import type { SessionState } from './session.js';
 

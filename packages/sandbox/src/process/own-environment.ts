@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { isSecretName } from '../scrub/secret-env.js';
+import { isSecretName } from '@paddock/common/scrub';
 
 /**
  * The sandbox's own secrets out of reach of the commands it runs. A process's environment as it

@@ -7,15 +7,17 @@ import { SignJWT } from 'jose';
 import { ed25519KeyPair } from '../../src/ssh/key-pair.js';
 import WebSocket from 'ws';
 import { start, tempDir } from '@paddock/testing';
-import { createProofKeys, PROOF_MAX_LIFETIME_SECONDS, signIdentityProof } from '@paddock/common';
 import {
-  apiProofFor,
+  createProofKeys,
+  PROOF_MAX_LIFETIME_SECONDS,
   proofVerifierFrom,
   proxySecretDigest,
+  signIdentityProof,
   verifyProof,
   type ProofSettings,
   type ProofVerifier,
-} from '../../src/api/identity-proof.js';
+} from '@paddock/common';
+import { apiProofFor } from '../../src/api/identity-proof.js';
 import { SANDBOX_BIN, startApiSandbox, type RunningApiSandbox } from '../support/sandbox.js';
 
 const run = promisify(execFile);

@@ -5,8 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { tempDir } from '@paddock/testing';
-import { restoreEdit, restoreMarkers } from '../../src/scrub/restore.js';
-import { Scrubber } from '../../src/scrub/scrubber.js';
+import { restoreEdit, restoreMarkers } from '@paddock/common/scrub';
+import { Scrubber } from '@paddock/common/scrub';
 import { connect, startSandbox, textOf, type RunningSandbox } from '../support/sandbox.js';
 
 /**

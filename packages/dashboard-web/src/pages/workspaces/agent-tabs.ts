@@ -3,7 +3,7 @@ import type { Pod, WorkspacePermissions } from './types.js';
 
 /** What the agent page decides: its tabs, the one open, the pod shown, the keys moving between. */
 
-export type TabKey = 'overview' | 'files' | 'changes' | 'terminal' | 'connect' | 'log';
+export type TabKey = 'overview' | 'runs' | 'files' | 'changes' | 'terminal' | 'connect' | 'log';
 
 export interface AgentTab {
   key: TabKey;
@@ -13,6 +13,7 @@ export interface AgentTab {
 
 export const TABS: readonly AgentTab[] = [
   { key: 'overview', label: 'Overview', allowed: () => true },
+  { key: 'runs', label: 'Runs', allowed: (p) => p.viewRuns === true },
   { key: 'files', label: 'Files', allowed: (p) => p.viewFiles === true },
   { key: 'changes', label: 'Changes', allowed: (p) => p.viewFiles === true },
   // Absent, not merely failing, for those who may not open one.
@@ -38,7 +39,7 @@ export function tabParam(key: TabKey): string | null {
 
 /** Whether a tab works on one pod (and shows which). */
 export function showsPod(key: TabKey): boolean {
-  return key === 'files' || key === 'changes' || key === 'terminal';
+  return key === 'runs' || key === 'files' || key === 'changes' || key === 'terminal';
 }
 
 /** The pods by name. */

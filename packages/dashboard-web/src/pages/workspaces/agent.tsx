@@ -30,6 +30,8 @@ import { ChangesPanel } from './changes';
 import { ConnectPanel } from './connect';
 import { apiPath, errorSentence, isCode } from './errors';
 import { LogViewer } from './log-viewer';
+import { providerText, runLimitsText } from './run-rules';
+import { RunsPanel } from './runs';
 import { usd } from './budget-rules';
 import { ConditionList, FocusHeading, PhaseBadge, When } from './parts';
 import type { PodRef } from './sandbox-door';
@@ -42,14 +44,21 @@ const TerminalPanel = lazy(() => import('./terminal').then((m) => ({ default: m.
 
 /**
  * `agents/:agentName`: one agent in tabs: its overview (facts, pods, events), its workspace
- * (files, changes, a terminal) on the pod chosen, how to connect to it, and its log. The tab, the
- * pod and the open file are in the address (`?tab=files&pod=writer-1&path=src/a.ts`).
+ * (files, changes, a terminal) and its runs on the pod chosen, how to connect to it, and its log.
+ * The tab, the pod, the open file and the open run are in the address
+ * (`?tab=files&pod=writer-1&path=src/a.ts`, `?tab=runs&run=<id>`).
  */
-export function AgentPage({ workspace }: WorkspaceViewProps) {
+export function AgentPage({ workspace, reloadWorkspace }: WorkspaceViewProps) {
   const { agentName = '' } = useParams();
   const path = apiPath(workspace.name, 'agents', agentName);
   const details = useApi<{ agent: AgentDetails }>(path);
   const agent = details.data?.agent;
+  const reloadAgent = details.reload;
+  // What a run spent shows in the agent's facts and the workspace's cost once it ends.
+  const onRunEnded = useCallback(() => {
+    reloadAgent();
+    reloadWorkspace();
+  }, [reloadAgent, reloadWorkspace]);
   const back = `/workspaces/${seg(workspace.name)}/agents`;
 
   return (
@@ -92,6 +101,7 @@ export function AgentPage({ workspace }: WorkspaceViewProps) {
           workspace={workspace.name}
           agent={agent}
           permissions={workspace.permissions}
+          onRunEnded={onRunEnded}
           overview={<AgentOverview agent={agent} workspace={workspace.name} path={path} />}
         />
       )}
@@ -103,11 +113,13 @@ function AgentTabs({
   workspace,
   agent,
   permissions,
+  onRunEnded,
   overview,
 }: {
   workspace: string;
   agent: AgentDetails;
   permissions: WorkspacePermissions;
+  onRunEnded: () => void;
   overview: ReactNode;
 }) {
   const id = useId();
@@ -118,6 +130,7 @@ function AgentTabs({
   const podNames = pods.map((p) => p.name);
   const podName = chosenPod(agent.pods, params.get('pod'));
   const openPath = params.get('path');
+  const openRun = params.get('run');
   const tabRefs = useRef(new Map<TabKey, HTMLButtonElement>());
 
   // Panels stay mounted once opened, so a shell or the feed of changes lives on behind another tab.
@@ -153,6 +166,13 @@ function AgentTabs({
   const onReset = useCallback(() => setTreeRound((r) => r + 1), []);
   const openInFiles = useCallback((file: string) => update({ tab: 'files', path: file }), [update]);
   const selectFile = useCallback((file: string | null) => update({ path: file }), [update]);
+  const selectRun = useCallback((run: string | null) => update({ run }), [update]);
+  // A link (not a button): it opens in a new browser tab too.
+  const fileSearch = useCallback(
+    (file: string) =>
+      `?${withParams(params, { tab: 'files', pod: podName ?? null, path: file }).toString()}`,
+    [params, podName],
+  );
 
   const needsPod = (content: ReactNode) =>
     pod === undefined ? (
@@ -167,6 +187,21 @@ function AgentTabs({
     switch (key) {
       case 'overview':
         return overview;
+      case 'runs':
+        return needsPod(
+          pod !== undefined && (
+            <RunsPanel
+              key={pod.pod}
+              pod={pod}
+              agent={agent}
+              canStart={permissions.startRuns === true}
+              selected={openRun}
+              onSelect={selectRun}
+              fileSearch={fileSearch}
+              onEnded={onRunEnded}
+            />
+          ),
+        );
       case 'files':
         return needsPod(
           pod !== undefined && (
@@ -236,7 +271,7 @@ function AgentTabs({
             <select
               id={`${id}-pod`}
               value={podName}
-              onChange={(e) => update({ pod: e.target.value, path: null })}
+              onChange={(e) => update({ pod: e.target.value, path: null, run: null })}
             >
               {pods.map((p) => (
                 <option key={p.name} value={p.name}>
@@ -307,6 +342,10 @@ function AgentOverview({
             </dd>
             <dt>Model</dt>
             <dd>{agent.model ?? 'default'}</dd>
+            <dt>Model provider</dt>
+            <dd>{providerText(agent.provider)}</dd>
+            <dt>Run limits</dt>
+            <dd>{runLimitsText(agent.runLimits)}</dd>
             <dt>Image</dt>
             <dd>{agent.image === null ? 'default' : <code>{agent.image}</code>}</dd>
             <dt>Spent today</dt>

@@ -1,4 +1,4 @@
-import { Fragment } from 'react';
+import { Fragment, useEffect } from 'react';
 import { formatTime } from '../../ui/format';
 import { spendingOf } from './budget-rules';
 import { ConditionList, FocusHeading, Meter, PhaseBadge, When, yesNo } from './parts';
@@ -11,9 +11,18 @@ const BUDGET_ACTIONS: Record<BudgetAction, string> = {
   block: 'Block: suspend the workspace, blocking changes',
 };
 
+/** How often the overview reads the workspace again, so that its cost follows what runs spend. */
+const COST_REFRESH_MS = 30_000;
+
 /** The workspace's state at a glance: phase, conditions, members, quotas, network, cost. */
-export function OverviewTab({ workspace }: WorkspaceViewProps) {
+export function OverviewTab({ workspace, reloadWorkspace }: WorkspaceViewProps) {
   const { members, networkPolicy: net } = workspace;
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') reloadWorkspace();
+    }, COST_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [reloadWorkspace]);
   return (
     <section aria-labelledby="overview-title">
       <FocusHeading level={2} id="overview-title" className="ws-visually-hidden">

@@ -20,8 +20,14 @@ export type WorkspaceAction =
   /** Call an agent's MCP server through the dashboard. */
   | 'useMcp';
 
+/**
+ * Actions on an agent's runs: read them (`viewRuns`), start and cancel them (`startRuns`).
+ * Optional until every dashboard answers them; absent counts as not allowed.
+ */
+export type RunAction = 'viewRuns' | 'startRuns';
+
 /** What the user may do in the workspace: only these actions are shown. */
-export type Permissions = Record<WorkspaceAction, boolean>;
+export type Permissions = Record<WorkspaceAction, boolean> & Partial<Record<RunAction, boolean>>;
 export type WorkspacePermissions = Permissions;
 
 /** A CPU or memory amount: `500m`, `2`, `4Gi`. */
@@ -150,6 +156,22 @@ export interface Agent {
   costUsage: AgentCostUsage | null;
   conditions: Condition[];
   createdAt: string | null;
+  /** Where the agent loop reaches its model; null: the pods run the sandbox alone. */
+  provider?: ModelProvider | null;
+  /** The limits of each run as the AgentRuntime sets them (null: the defaults). */
+  runLimits?: RunLimits | null;
+}
+
+export interface ModelProvider {
+  type: 'openai' | 'anthropic';
+  model?: string;
+}
+
+export interface RunLimits {
+  maxTurns?: number;
+  maxTokens?: number;
+  /** A duration: `30m`, `2h`. */
+  maxWallTime?: string;
 }
 
 export interface Pod {
@@ -225,3 +247,52 @@ export type AgentList = Page & { agents: Agent[] };
 export type PromptPackList = Page & { promptPacks: PromptPack[] };
 export type ToolRegistryList = Page & { toolRegistries: ToolRegistry[] };
 export type EventList = Page & { events: WorkspaceEvent[] };
+
+/** Tokens of a run or of one model call, and what they cost in US dollars. */
+export interface RunUsage {
+  input: number;
+  output: number;
+  usd: number;
+}
+
+export type OutcomeStatus =
+  'completed' | 'failed' | 'cancelled' | 'limit' | 'blocked' | 'interrupted';
+
+/** How a run ended (packages/agent/src/transcript.ts). */
+export interface RunOutcome {
+  status: OutcomeStatus;
+  reason?: string;
+  /** For a failed model call: what failed (`model_unauthorized`, …). */
+  code?: string;
+}
+
+/** One run of an agent's replica (the runs API's `Run`). */
+export interface Run {
+  id: string;
+  task: string;
+  prompt?: { name: string; variables: Record<string, string> };
+  startedBy?: string;
+  createdAt: string;
+  /** The number of its last transcript event. */
+  lastSeq: number;
+  usage: RunUsage;
+  outcome?: RunOutcome;
+}
+
+export interface RunList {
+  runs: Run[];
+  /** The run under way, if any. */
+  running: string | null;
+  /** The runs waiting, first in line first. */
+  queued: string[];
+}
+
+/** The body of POST …/runs: free text, or a prompt of the pack with its variables. */
+export type StartRun =
+  { task: string } | { prompt: { name: string; variables?: Record<string, string> } };
+
+/** POST …/runs answers 202 with the run and how many runs are ahead of it (0: it started). */
+export interface StartedRun {
+  run: Run;
+  position: number;
+}

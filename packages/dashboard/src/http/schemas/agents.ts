@@ -1,4 +1,9 @@
-import { agentRuntimeStatusSchema, type AgentRuntime } from '@paddock/kube';
+import {
+  AGENT_PROVIDER_TYPES,
+  agentRuntimeSpecSchema,
+  agentRuntimeStatusSchema,
+  type AgentRuntime,
+} from '@paddock/kube';
 import { Type } from 'typebox';
 import { crd, named, Nullable, ObjectName } from './common.js';
 import { Condition, WorkspaceParam } from './workspaces.js';
@@ -24,6 +29,24 @@ export const Agent = Type.Object(
     readyReplicas: Type.Integer({ minimum: 0, description: 'Pods that are ready' }),
     phase: Type.Union([Type.Literal('Pending'), Type.Literal('Running'), Type.Literal('Failed')]),
     model: Nullable(Type.String()),
+    provider: Nullable(
+      Type.Object(
+        {
+          type: Type.Enum([...AGENT_PROVIDER_TYPES]),
+          model: Type.Optional(Type.String()),
+        },
+        {
+          description:
+            'Where its agent loop reaches its model (spec.provider: the kind, never the key); ' +
+            'null: it runs no tasks, its pods serve the sandbox alone',
+        },
+      ),
+    ),
+    runLimits: Nullable(
+      crd<NonNullable<AgentRuntime['spec']['runLimits']>>(
+        agentRuntimeSpecSchema.properties.runLimits,
+      ),
+    ),
     image: Nullable(Type.String()),
     env: Type.Record(Type.String(), Type.String()),
     pausedForBudget: Type.Boolean({

@@ -63,6 +63,8 @@ const ACTIONS = [
   'viewFiles',
   'useTerminal',
   'useMcp',
+  'viewRuns',
+  'startRuns',
   'manageMembers',
 ] as const;
 

@@ -40,6 +40,10 @@ export interface AgentClients {
   /** For the informer, which keeps only what the agents' status is computed from. */
   pods: ResourceClient<LeanPod>;
   secrets: ResourceClient<SecretObject & KubeObject>;
+  /** The agent loop's identity (agent-access.ts). */
+  serviceAccounts: ResourceClient<StoredObject>;
+  roles: ResourceClient<StoredObject>;
+  roleBindings: ResourceClient<StoredObject>;
 }
 
 export function agentClients(kube: Kube): AgentClients {
@@ -53,5 +57,8 @@ export function agentClients(kube: Kube): AgentClients {
     networkPolicies: kube.resource<StoredObject>(CORE_KINDS.networkPolicy),
     pods: kube.resource<LeanPod>(CORE_KINDS.pod),
     secrets: kube.resource<SecretObject & KubeObject>(CORE_KINDS.secret),
+    serviceAccounts: kube.resource<StoredObject>(CORE_KINDS.serviceAccount),
+    roles: kube.resource<StoredObject>(CORE_KINDS.role),
+    roleBindings: kube.resource<StoredObject>(CORE_KINDS.roleBinding),
   };
 }

@@ -1,8 +1,9 @@
 import type { KubeObject } from '@paddock/kube';
-import type {
-  AgentNetworkPolicyObject,
-  ServiceObject,
-  StatefulSetObject,
+import {
+  AGENT_DATA_SIZE,
+  type AgentNetworkPolicyObject,
+  type ServiceObject,
+  type StatefulSetObject,
 } from '../../agentruntime/index.js';
 import { covers } from '../workspace/covers.js';
 import { spelledAs } from './quantities.js';
@@ -43,9 +44,18 @@ function withStoredSpelling(desired: StatefulSetObject, stored: StoredObject): S
   const storedContainers = list(storedPod['containers']).map(record);
   const storedVolumes = list(storedPod['volumes']).map(record);
   const pod = desired.spec.template.spec;
-  const [container] = pod.containers;
-  const storedContainer = record(storedContainers.find((c) => c['name'] === container.name));
-  const storedResources = record(storedContainer['resources']);
+  const [first, ...rest] = pod.containers.map((container) => {
+    const storedResources = record(
+      record(storedContainers.find((c) => c['name'] === container.name))['resources'],
+    );
+    return {
+      ...container,
+      resources: {
+        requests: spelledAs(container.resources.requests, storedResources['requests']),
+        limits: spelledAs(container.resources.limits, storedResources['limits']),
+      },
+    };
+  });
   return {
     ...desired,
     spec: {
@@ -54,16 +64,9 @@ function withStoredSpelling(desired: StatefulSetObject, stored: StoredObject): S
         ...desired.spec.template,
         spec: {
           ...pod,
-          containers: [
-            {
-              ...container,
-              resources: {
-                requests: spelledAs(container.resources.requests, storedResources['requests']),
-                limits: spelledAs(container.resources.limits, storedResources['limits']),
-              },
-            },
-          ],
+          containers: [first!, ...rest],
           volumes: pod.volumes.map((volume) => {
+            if (!('emptyDir' in volume)) return volume;
             const twin = record(storedVolumes.find((v) => v['name'] === volume.name));
             return { ...volume, emptyDir: spelledAs(volume.emptyDir, twin['emptyDir']) };
           }),
@@ -153,6 +156,45 @@ export function fixedFieldsDiffering(stored: StoredObject, desired: StatefulSetO
         return covers(twin, { ...claim, spec: { ...claim.spec, resources: { requests } } });
       });
     });
+}
+
+/**
+ * The desired StatefulSet for one made before the agent named a provider: Kubernetes cannot add a
+ * claim template to a StatefulSet, so the agent loop's data volume is an emptyDir there (its runs
+ * are not kept across pod restarts; the AgentRuntime's events say so). Unchanged otherwise.
+ */
+export function withClaimsOf(
+  stored: StoredObject | undefined,
+  desired: StatefulSetObject,
+): { desired: StatefulSetObject; missing: string[] } {
+  if (stored === undefined) return { desired, missing: [] };
+  const names = new Set(
+    list(stored.spec?.['volumeClaimTemplates']).map((t) => record(record(t)['metadata'])['name']),
+  );
+  const [first, ...rest] = desired.spec.volumeClaimTemplates;
+  const missing = rest.filter((t) => !names.has(t.metadata.name)).map((t) => t.metadata.name);
+  if (missing.length === 0) return { desired, missing };
+  const pod = desired.spec.template.spec;
+  return {
+    missing,
+    desired: {
+      ...desired,
+      spec: {
+        ...desired.spec,
+        template: {
+          ...desired.spec.template,
+          spec: {
+            ...pod,
+            volumes: [
+              ...pod.volumes,
+              ...missing.map((name) => ({ name, emptyDir: { sizeLimit: AGENT_DATA_SIZE } })),
+            ],
+          },
+        },
+        volumeClaimTemplates: [first, ...rest.filter((t) => names.has(t.metadata.name))],
+      },
+    },
+  };
 }
 
 /** The Service to write over the stored one, or undefined when it already holds what we set. */

@@ -2,6 +2,7 @@ import type { AgentRuntimeStatus, Condition } from '@paddock/kube';
 import {
   CONDITION_AVAILABLE,
   CONDITION_PAUSED,
+  CONDITION_RUNS_BLOCKED,
   CONDITION_REPLICAS_LIMITED,
 } from '../../agentruntime/index.js';
 import type { EventType } from '../../runtime/events.js';
@@ -33,6 +34,21 @@ export function statusEvents(
       type: 'Normal',
       reason: 'Resumed',
       message: paused.message ?? 'Resumed.',
+    });
+  }
+  const wasBlocked = find(before?.conditions, CONDITION_RUNS_BLOCKED)?.status === 'True';
+  const blocked = find(after.conditions, CONDITION_RUNS_BLOCKED);
+  if (blocked?.status === 'True' && !wasBlocked) {
+    events.push({
+      type: 'Warning',
+      reason: 'RunsBlocked',
+      message: blocked.message ?? 'Runs blocked.',
+    });
+  } else if (blocked?.status === 'False' && wasBlocked) {
+    events.push({
+      type: 'Normal',
+      reason: 'RunsUnblocked',
+      message: blocked.message ?? 'Runs unblocked.',
     });
   }
   const wasLimited = find(before?.conditions, CONDITION_REPLICAS_LIMITED)?.status === 'True';

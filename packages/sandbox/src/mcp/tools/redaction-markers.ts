@@ -1,11 +1,11 @@
 import { closeSync, constants, fstatSync, readFileSync } from 'node:fs';
-import { hasMarker, restoreEdit, restoreMarkers } from '../../scrub/restore.js';
+import { hasMarker, restoreEdit, restoreMarkers } from '@paddock/common/scrub';
 import { ToolFailure, type ToolContext } from '../tool.js';
 import { EDIT_MAX_FILE_BYTES } from './limits.js';
 
 /**
  * Edit and Write work on what the agent saw: the redaction markers in what it sends back are
- * mapped to the real text of the file as it is now (scrub/restore.ts), and a marker that cannot be
+ * mapped to the real text of the file as it is now (@paddock/common/scrub), and a marker that cannot be
  * mapped refuses the call with the reason, before anything is written.
  */
 

@@ -3,7 +3,7 @@ import { loadPackageDefinition, type ServiceClientConstructor } from '@grpc/grpc
 import { load } from '@grpc/proto-loader';
 
 /** The folder of the platform's .proto files, shipped with the package next to src/ and dist/. */
-export const PROTO_DIR = fileURLToPath(new URL('../../proto/', import.meta.url));
+export const PROTO_DIR = fileURLToPath(new URL('../proto/', import.meta.url));
 
 /** A tool as ListTools returns it (field names as in tools.proto). */
 export interface ProtoTool {

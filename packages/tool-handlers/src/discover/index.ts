@@ -1,14 +1,26 @@
 import type { ToolHandler } from '@paddock/kube';
-import { resolveEndpoint, selectServices, type SelectedTool } from '../endpoints.js';
+import {
+  referencedService,
+  resolveEndpoint,
+  selectServices,
+  type SelectedTool,
+} from '../endpoints.js';
+import { errorMessage } from '../error-message.js';
+import { mcpEndpoint, type McpAddress } from '../mcp-connection.js';
 import { handlerRetries, withRetries } from '../timeouts.js';
-import type { DiscoveryContext, HandlerDiscovery, ToolReport } from './context.js';
-import { errorMessage } from './error-message.js';
+import type {
+  DiscoveryContext,
+  Found,
+  HandlerDiscovery,
+  HandlerTools,
+  ToolReport,
+} from './context.js';
 import { discoverGrpc } from './grpc.js';
 import { discoverHttp } from './http.js';
-import { discoverMcp, mcpEndpoint, type McpTarget } from './mcp.js';
+import { discoverMcp } from './mcp.js';
 import { discoverOpenApi } from './openapi.js';
 
-export type { DiscoveryContext, HandlerDiscovery, ToolReport } from './context.js';
+export type { DiscoveryContext, HandlerDiscovery, HandlerTools, ToolReport } from './context.js';
 
 /**
  * Discovers one handler's tools and their health, with the handler's timeout and retries. Never
@@ -19,24 +31,41 @@ export async function discoverHandler(
   handler: ToolHandler,
   context: DiscoveryContext,
 ): Promise<HandlerDiscovery> {
+  const { handlerName, tools } = await discoverHandlerTools(handler, context);
+  return { handlerName, tools };
+}
+
+/**
+ * As discoverHandler, with each Available tool's description, input schema and call target in
+ * `callable`, in the order of the reports.
+ */
+export async function discoverHandlerTools(
+  handler: ToolHandler,
+  context: DiscoveryContext,
+): Promise<HandlerTools> {
+  let found: Found;
   try {
-    const tools =
+    found =
       handler.selector !== undefined && handler.endpoint === undefined
         ? await discoverSelected(handler, context)
         : await discoverOne(handler, context);
-    return { handlerName: handler.name, tools };
   } catch (error) {
-    return { handlerName: handler.name, tools: [failed(handler, 'Unavailable', error)] };
+    found = [{ report: failed(handler, 'Unavailable', error) }];
   }
+  return {
+    handlerName: handler.name,
+    tools: found.map((entry) => entry.report),
+    callable: found.flatMap((entry) => (entry.callable === undefined ? [] : [entry.callable])),
+  };
 }
 
-async function discoverOne(handler: ToolHandler, context: DiscoveryContext): Promise<ToolReport[]> {
+async function discoverOne(handler: ToolHandler, context: DiscoveryContext): Promise<Found> {
   const attempts = handlerRetries(handler) + 1;
-  const tryIt = async (run: () => Promise<ToolReport[]>, endpoint: string | undefined) => {
+  const tryIt = async (run: () => Promise<Found>, endpoint: string | undefined): Promise<Found> => {
     try {
       return await withRetries(attempts, run);
     } catch (error) {
-      return [failed(handler, 'Unavailable', error, endpoint)];
+      return [{ report: failed(handler, 'Unavailable', error, endpoint) }];
     }
   };
 
@@ -44,25 +73,22 @@ async function discoverOne(handler: ToolHandler, context: DiscoveryContext): Pro
     return tryIt(() => discoverOpenApi(handler), handler.openAPIConfig?.specURL);
   }
   if (handler.type === 'mcp') {
-    const target = mcpTarget(handler, context);
-    if ('unknown' in target) return [failed(handler, 'Unknown', target.unknown)];
-    return tryIt(() => discoverMcp(handler, target), mcpEndpoint(target));
+    const address = mcpAddress(handler, context);
+    if ('unknown' in address) return [{ report: failed(handler, 'Unknown', address.unknown) }];
+    return tryIt(() => discoverMcp(handler, address), mcpEndpoint(address));
   }
   const endpoint = resolveEndpoint(handler.endpoint, {
     namespace: context.namespace,
     allowCrossNamespace: context.allowCrossNamespace ?? false,
-    service: referencedService(handler, context),
+    service: referencedService(handler.endpoint, context.namespace, context.services),
   });
-  if (!endpoint.ok) return [failed(handler, 'Unknown', endpoint.reason)];
+  if (!endpoint.ok) return [{ report: failed(handler, 'Unknown', endpoint.reason) }];
   const discover = handler.type === 'grpc' ? discoverGrpc : discoverHttp;
   return tryIt(() => discover(handler, endpoint.url), endpoint.url);
 }
 
 /** Each selected Service is discovered as a handler of its annotated type, at its address. */
-async function discoverSelected(
-  handler: ToolHandler,
-  context: DiscoveryContext,
-): Promise<ToolReport[]> {
+async function discoverSelected(handler: ToolHandler, context: DiscoveryContext): Promise<Found> {
   const selected = selectServices(
     context.services ?? [],
     context.namespace,
@@ -92,10 +118,10 @@ function selectedHandler(handler: ToolHandler, service: SelectedTool): ToolHandl
   };
 }
 
-function mcpTarget(
+function mcpAddress(
   handler: ToolHandler,
   context: DiscoveryContext,
-): McpTarget | { unknown: string } {
+): McpAddress | { unknown: string } {
   const config = handler.mcpConfig;
   if (config?.transport === 'stdio') {
     if (context.allowStdio !== true) {
@@ -119,20 +145,9 @@ function mcpTarget(
   const endpoint = resolveEndpoint(handler.endpoint, {
     namespace: context.namespace,
     allowCrossNamespace: context.allowCrossNamespace ?? false,
-    service: referencedService(handler, context),
+    service: referencedService(handler.endpoint, context.namespace, context.services),
   });
   return endpoint.ok ? { transport: 'http', url: endpoint.url } : { unknown: endpoint.reason };
-}
-
-function referencedService(handler: ToolHandler, context: DiscoveryContext) {
-  const ref = handler.endpoint?.serviceRef;
-  if (ref === undefined) return undefined;
-  const namespace = ref.namespace ?? context.namespace;
-  return context.services?.find(
-    (service) =>
-      service.metadata.name === ref.name &&
-      (service.metadata.namespace ?? context.namespace) === namespace,
-  );
 }
 
 function failed(

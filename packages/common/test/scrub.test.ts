@@ -9,7 +9,7 @@ import {
   isSecretName,
   parsePatternFile,
   secretsFromEnv,
-} from '../src/scrub/index.js';
+} from '@paddock/common/scrub';
 
 /**
  * Fake credentials in the issuers' shapes. Each is assembled from pieces at run time so that no

@@ -2,22 +2,27 @@ import { dereference } from '@readme/openapi-parser';
 import type { ToolHandler } from '@paddock/kube';
 import { parse as parseYaml } from 'yaml';
 import { handlerTimeoutMs } from '../timeouts.js';
-import type { ToolReport } from './context.js';
+import { available, type Found } from './context.js';
+import { operationTool, type OperationObject } from './openapi-operation.js';
 
 type OpenAPIConfig = NonNullable<ToolHandler['openAPIConfig']>;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /** The fields of an OpenAPI 3.x or Swagger 2.0 document that tools are made from. */
-interface ApiDocument {
+export interface ApiDocument {
   openapi?: string;
   swagger?: string;
   servers?: { url?: string; variables?: Record<string, { default?: string }> }[];
   host?: string;
   basePath?: string;
   schemes?: string[];
-  paths?: Record<string, Partial<Record<string, { operationId?: string } | undefined>>>;
+  paths?: Record<string, PathItem>;
 }
+
+type PathItem = Partial<Record<string, OperationObject | undefined>> & {
+  parameters?: OperationObject['parameters'];
+};
 
 /** One operation of the document, as a tool. */
 export interface Operation {
@@ -25,6 +30,9 @@ export interface Operation {
   method: string;
   path: string;
   url: string;
+  operation: OperationObject;
+  /** The parameters the path declares for all its operations. */
+  pathParameters: OperationObject['parameters'];
 }
 
 /**
@@ -32,25 +40,26 @@ export interface Operation {
  * and reports one tool per operation the filter keeps. A fetched, well-formed document means the
  * service is up, so its tools are Available.
  */
-export async function discoverOpenApi(handler: ToolHandler): Promise<ToolReport[]> {
+export async function discoverOpenApi(handler: ToolHandler): Promise<Found> {
   const config = handler.openAPIConfig;
   if (config === undefined) throw new Error('openapi handler without openAPIConfig');
+  const timeoutMs = handlerTimeoutMs(handler);
+  const headers = requestHeaders(config);
   const response = await fetch(config.specURL, {
-    headers: {
-      accept: 'application/json, application/yaml;q=0.9, */*;q=0.5',
-      ...requestHeaders(config),
-    },
-    signal: AbortSignal.timeout(handlerTimeoutMs(handler)),
+    headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.5', ...headers },
+    signal: AbortSignal.timeout(timeoutMs),
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`fetching ${config.specURL} answered HTTP ${response.status}`);
   const document = await resolveDocument(parseDocument(text));
-  return operationsOf(document, config).map((operation) => ({
-    handlerName: handler.name,
-    name: operation.name,
-    status: 'Available' as const,
-    endpoint: operation.url,
-  }));
+  return operationsOf(document, config).map((operation) => {
+    const { call, ...tool } = operationTool(operation);
+    return available(operation.url, {
+      handlerName: handler.name,
+      ...tool,
+      target: { type: 'openapi', ...call, headers, timeoutMs },
+    });
+  });
 }
 
 /** The extra headers and the Authorization header an openapi handler sends. */
@@ -80,8 +89,8 @@ export function parseDocument(text: string): ApiDocument {
 }
 
 async function resolveDocument(document: ApiDocument): Promise<ApiDocument> {
-  // Only references inside the document: resolving others would fetch arbitrary URLs from the
-  // operator, without the handler's credentials.
+  // Only references inside the document: resolving others would fetch arbitrary URLs from this
+  // process, without the handler's credentials.
   const resolved = await dereference(document as Parameters<typeof dereference>[0], {
     resolve: { external: false },
   });
@@ -99,7 +108,14 @@ export function operationsOf(document: ApiDocument, config: OpenAPIConfig): Oper
       if (operation === undefined) continue;
       const name = operation.operationId ?? operationName(method, path);
       if (filter !== undefined && filter.length > 0 && !filter.includes(name)) continue;
-      operations.push({ name, method: method.toUpperCase(), path, url: `${base}${path}` });
+      operations.push({
+        name,
+        method: method.toUpperCase(),
+        path,
+        url: `${base}${path}`,
+        operation,
+        pathParameters: item.parameters,
+      });
     }
   }
   return operations;

@@ -108,3 +108,64 @@ function toSelectedTool(service: ServiceObject, name: string, namespace: string)
     url,
   };
 }
+
+/** The Service a handler's serviceRef names, among those the caller listed. */
+export function referencedService(
+  endpoint: ToolHandler['endpoint'],
+  namespace: string,
+  services: readonly ServiceObject[] = [],
+): ServiceObject | undefined {
+  const ref = endpoint?.serviceRef;
+  if (ref === undefined) return undefined;
+  const wanted = ref.namespace ?? namespace;
+  return services.find(
+    (service) =>
+      service.metadata.name === ref.name && (service.metadata.namespace ?? namespace) === wanted,
+  );
+}
+
+/** A core/v1 Service as the API server returns it, as much of it as discovery reads. */
+export interface ServiceResource {
+  metadata?:
+    | {
+        name?: string | undefined;
+        namespace?: string | undefined;
+        labels?: Record<string, string> | undefined;
+        annotations?: Record<string, string> | undefined;
+      }
+    | undefined;
+  spec?:
+    | {
+        type?: string | undefined;
+        clusterIP?: string | undefined;
+        externalName?: string | undefined;
+        ports?: { name?: string | undefined; port: number }[] | undefined;
+      }
+    | undefined;
+}
+
+/**
+ * The Service as discovery addresses it. An ExternalName Service is only a DNS alias of its
+ * external name, so it is reached at that name directly: it works the same from inside and from
+ * outside the cluster, and it is how a Service can point at a server the cluster does not run (a
+ * local one, for instance). Other Services are reached at their cluster address.
+ */
+export function discoveryService(service: ServiceResource): ServiceObject {
+  const spec = service.spec;
+  const external =
+    spec?.type === 'ExternalName' && spec.externalName !== undefined && spec.externalName !== ''
+      ? spec.externalName
+      : undefined;
+  return {
+    metadata: {
+      name: service.metadata?.name,
+      namespace: service.metadata?.namespace,
+      labels: service.metadata?.labels,
+      annotations: service.metadata?.annotations,
+    },
+    spec: {
+      clusterIP: external ?? spec?.clusterIP,
+      ports: spec?.ports?.map((p) => ({ port: p.port })),
+    },
+  };
+}

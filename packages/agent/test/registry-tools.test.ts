@@ -1,0 +1,272 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  API_VERSION,
+  CORE_KINDS,
+  installCrds,
+  KINDS,
+  type KubeObject,
+  type ToolRegistry,
+  type ToolRegistryStatus,
+} from '@paddock/kube';
+import { freePort, startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
+import {
+  MAX_TOOL_NAME_LENGTH,
+  modelToolNames,
+  registryTools,
+  type RegistryTools,
+} from '../src/registry-tools.js';
+
+const NAMESPACE = 'agent-registry-tools';
+
+describe('names of registry tools for the model', () => {
+  const long = 'a'.repeat(80);
+  const cases: { name: string; entries: { registry: string; tool: string }[]; want: string[] }[] = [
+    {
+      name: 'joins registry and tool with a double underscore',
+      entries: [{ registry: 'team-tools', tool: 'search' }],
+      want: ['team-tools__search'],
+    },
+    {
+      name: 'makes every other character an underscore',
+      entries: [{ registry: 'web.tools', tool: 'get /pets/{id}' }],
+      want: ['web_tools__get__pets__id_'],
+    },
+    {
+      name: 'cuts a long registry name first, then the tool',
+      entries: [
+        { registry: long, tool: 'search' },
+        { registry: 'r', tool: long },
+        { registry: long, tool: long },
+      ],
+      want: [
+        `${'a'.repeat(56)}__search`,
+        `r__${'a'.repeat(61)}`,
+        `${'a'.repeat(20)}__${'a'.repeat(42)}`,
+      ],
+    },
+    {
+      name: 'numbers names that would repeat, keeping them within the limit',
+      entries: [
+        { registry: 'x', tool: 'a.b' },
+        { registry: 'x', tool: 'a_b' },
+        { registry: 'x', tool: 'a b' },
+        { registry: long, tool: long },
+        { registry: long, tool: `${long}b` },
+      ],
+      want: [
+        'x__a_b',
+        'x__a_b_2',
+        'x__a_b_3',
+        `${'a'.repeat(20)}__${'a'.repeat(42)}`,
+        `${'a'.repeat(20)}__${'a'.repeat(40)}_2`,
+      ],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const names = modelToolNames(c.entries);
+      assert.deepEqual(names, c.want);
+      for (const name of names) {
+        assert.match(name, /^[a-zA-Z0-9_-]{1,64}$/);
+        assert.ok(name.length <= MAX_TOOL_NAME_LENGTH);
+      }
+    });
+  }
+});
+
+const GREET_SCHEMA = {
+  type: 'object',
+  properties: { name: { type: 'string' } },
+  required: ['name'],
+};
+const LOOKUP_SCHEMA = { type: 'object', properties: { term: { type: 'string' } } };
+
+/** An MCP server (stateless streamable HTTP at /mcp) with one tool, greet. */
+async function startMcp(calls: unknown[]): Promise<HttpServer> {
+  const http = createServer((req, res) => {
+    void (async () => {
+      const server = new McpServer(
+        { name: 'greeter', version: '1.0.0' },
+        { capabilities: { tools: {} } },
+      );
+      server.setRequestHandler(ListToolsRequestSchema, () => ({
+        tools: [{ name: 'greet', description: 'Greets someone', inputSchema: GREET_SCHEMA }],
+      }));
+      server.setRequestHandler(CallToolRequestSchema, (request) => {
+        calls.push(request.params.arguments);
+        const who = String(request.params.arguments?.name);
+        return { content: [{ type: 'text', text: `hello, ${who}` }] };
+      });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => void server.close());
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    })();
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return http;
+}
+
+/** An HTTP tool: answers with what it was sent. */
+async function startLookup(bodies: string[]): Promise<HttpServer> {
+  const http = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      bodies.push(body);
+      res.writeHead(200).end(`found ${body}`);
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return http;
+}
+
+const urlOf = (server: HttpServer) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+describe('the workspace registry tools, from the cluster', () => {
+  let cluster: EmbeddedCluster;
+  let mcp: HttpServer;
+  let lookup: HttpServer;
+  let found: RegistryTools | undefined;
+  const greeted: unknown[] = [];
+  const looked: string[] = [];
+
+  before(async () => {
+    [cluster, mcp, lookup] = await Promise.all([
+      startEmbeddedCluster(),
+      startMcp(greeted),
+      startLookup(looked),
+    ]);
+    await installCrds(cluster.kube);
+    await cluster.kube
+      .resource<KubeObject>(CORE_KINDS.namespace)
+      .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+    const registries = cluster.kube.resource<ToolRegistry>(
+      KINDS.find((k) => k.kind === 'ToolRegistry')!,
+    );
+    const down = `http://127.0.0.1:${await freePort()}/lookup`;
+    const create = async (name: string, spec: ToolRegistry['spec'], status: ToolRegistryStatus) => {
+      const created = await registries.create({
+        apiVersion: API_VERSION,
+        kind: 'ToolRegistry',
+        metadata: { name, namespace: NAMESPACE },
+        spec,
+      });
+      await registries.replaceStatus({ ...created, status });
+    };
+    await create(
+      'team-tools',
+      {
+        handlers: [
+          {
+            name: 'greeter',
+            type: 'mcp',
+            timeout: '5s',
+            mcpConfig: { transport: 'sse', endpoint: `${urlOf(mcp)}/mcp` },
+          },
+          {
+            name: 'lookup',
+            type: 'http',
+            endpoint: { url: `${urlOf(lookup)}/lookup` },
+            tool: { name: 'lookup', description: 'Looks a term up', inputSchema: LOOKUP_SCHEMA },
+          },
+          {
+            name: 'hidden',
+            type: 'http',
+            endpoint: { url: `${urlOf(lookup)}/hidden` },
+            tool: { name: 'hidden', description: 'Not available', inputSchema: LOOKUP_SCHEMA },
+          },
+        ],
+      },
+      {
+        phase: 'Degraded',
+        discoveredTools: [
+          { handlerName: 'greeter', name: 'greet', status: 'Available' },
+          { handlerName: 'lookup', name: 'lookup', status: 'Available' },
+          { handlerName: 'hidden', name: 'hidden', status: 'Unavailable', error: 'down' },
+        ],
+      },
+    );
+    await create(
+      'gone-tools',
+      {
+        handlers: [
+          {
+            name: 'gone',
+            type: 'http',
+            timeout: '2s',
+            endpoint: { url: down },
+            tool: { name: 'gone', description: 'Went away', inputSchema: LOOKUP_SCHEMA },
+          },
+        ],
+      },
+      {
+        phase: 'Ready',
+        discoveredTools: [{ handlerName: 'gone', name: 'gone', status: 'Available' }],
+      },
+    );
+  });
+
+  after(async () => {
+    await found?.close();
+    await cluster?.stop();
+    for (const server of [mcp, lookup]) {
+      server?.closeAllConnections();
+      await new Promise((resolve) => server?.close(resolve));
+    }
+  });
+
+  it('offers the Available tools with their schemas, and says why others are missing', async () => {
+    found = await registryTools({ kube: cluster.kube, namespace: NAMESPACE });
+    assert.deepEqual(
+      found.tools.map((tool) => [tool.name, tool.description, tool.inputSchema]),
+      [
+        ['team-tools__greet', 'Greets someone', GREET_SCHEMA],
+        ['team-tools__lookup', 'Looks a term up', LOOKUP_SCHEMA],
+      ],
+    );
+    assert.equal(found.problems.length, 1, found.problems.join('\n'));
+    assert.match(
+      found.problems[0] ?? '',
+      /^ToolRegistry gone-tools, handler gone: gone: .*ECONNREFUSED/,
+    );
+  });
+
+  it('calls each tool with its handler protocol', async () => {
+    assert.ok(found !== undefined);
+    const signal = new AbortController().signal;
+    const [greet, look] = found.tools;
+    assert.deepEqual(await greet?.call({ name: 'Ada' }, signal), {
+      text: 'hello, Ada',
+      isError: false,
+    });
+    assert.deepEqual(greeted, [{ name: 'Ada' }]);
+    assert.deepEqual(await look?.call({ term: 'paddock' }, signal), {
+      text: 'found {"term":"paddock"}',
+      isError: false,
+    });
+    // The probe the discovery sent comes first; the call's body after it.
+    assert.equal(looked.at(-1), '{"term":"paddock"}');
+  });
+
+  it('offers nothing in a namespace without ToolRegistries, and stops when the signal aborts', async () => {
+    const none = await registryTools({ kube: cluster.kube, namespace: 'no-such-namespace' });
+    assert.deepEqual([none.tools, none.problems], [[], []]);
+    await none.close();
+    await assert.rejects(
+      registryTools({
+        kube: cluster.kube,
+        namespace: NAMESPACE,
+        signal: AbortSignal.abort(new Error('run cancelled')),
+      }),
+      /run cancelled/,
+    );
+  });
+});

@@ -1,9 +1,0 @@
-export {
-  BUILTIN_PATTERNS,
-  parsePatternFile,
-  type BuiltinPattern,
-  type ScrubPattern,
-  type Trigger,
-} from './patterns.js';
-export { CONFIGURED_SECRET, Scrubber, type ScrubberOptions } from './scrubber.js';
-export { childEnvironment, isSecretName, secretsFromEnv } from './secret-env.js';
