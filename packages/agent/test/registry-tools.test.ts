@@ -1,10 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   API_VERSION,
   CORE_KINDS,
@@ -14,7 +9,15 @@ import {
   type ToolRegistry,
   type ToolRegistryStatus,
 } from '@paddock/kube';
-import { freePort, startEmbeddedCluster, type EmbeddedCluster } from '@paddock/testing';
+import {
+  freePort,
+  GREET_SCHEMA,
+  startEchoHttpTool,
+  startEmbeddedCluster,
+  startGreeterMcp,
+  type EmbeddedCluster,
+  type ToolServer,
+} from '@paddock/testing';
 import {
   MAX_TOOL_NAME_LENGTH,
   modelToolNames,
@@ -80,60 +83,12 @@ describe('names of registry tools for the model', () => {
   }
 });
 
-const GREET_SCHEMA = {
-  type: 'object',
-  properties: { name: { type: 'string' } },
-  required: ['name'],
-};
 const LOOKUP_SCHEMA = { type: 'object', properties: { term: { type: 'string' } } };
-
-/** An MCP server (stateless streamable HTTP at /mcp) with one tool, greet. */
-async function startMcp(calls: unknown[]): Promise<HttpServer> {
-  const http = createServer((req, res) => {
-    void (async () => {
-      const server = new McpServer(
-        { name: 'greeter', version: '1.0.0' },
-        { capabilities: { tools: {} } },
-      );
-      server.setRequestHandler(ListToolsRequestSchema, () => ({
-        tools: [{ name: 'greet', description: 'Greets someone', inputSchema: GREET_SCHEMA }],
-      }));
-      server.setRequestHandler(CallToolRequestSchema, (request) => {
-        calls.push(request.params.arguments);
-        const who = String(request.params.arguments?.name);
-        return { content: [{ type: 'text', text: `hello, ${who}` }] };
-      });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      res.on('close', () => void server.close());
-      await server.connect(transport);
-      await transport.handleRequest(req, res);
-    })();
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return http;
-}
-
-/** An HTTP tool: answers with what it was sent. */
-async function startLookup(bodies: string[]): Promise<HttpServer> {
-  const http = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      bodies.push(body);
-      res.writeHead(200).end(`found ${body}`);
-    });
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return http;
-}
-
-const urlOf = (server: HttpServer) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 describe('the workspace registry tools, from the cluster', () => {
   let cluster: EmbeddedCluster;
-  let mcp: HttpServer;
-  let lookup: HttpServer;
+  let mcp: ToolServer;
+  let lookup: ToolServer;
   let found: RegistryTools | undefined;
   const greeted: unknown[] = [];
   const looked: string[] = [];
@@ -141,8 +96,8 @@ describe('the workspace registry tools, from the cluster', () => {
   before(async () => {
     [cluster, mcp, lookup] = await Promise.all([
       startEmbeddedCluster(),
-      startMcp(greeted),
-      startLookup(looked),
+      startGreeterMcp(greeted),
+      startEchoHttpTool(looked),
     ]);
     await installCrds(cluster.kube);
     await cluster.kube
@@ -169,18 +124,18 @@ describe('the workspace registry tools, from the cluster', () => {
             name: 'greeter',
             type: 'mcp',
             timeout: '5s',
-            mcpConfig: { transport: 'sse', endpoint: `${urlOf(mcp)}/mcp` },
+            mcpConfig: { transport: 'sse', endpoint: `${mcp.url}/mcp` },
           },
           {
             name: 'lookup',
             type: 'http',
-            endpoint: { url: `${urlOf(lookup)}/lookup` },
+            endpoint: { url: `${lookup.url}/lookup` },
             tool: { name: 'lookup', description: 'Looks a term up', inputSchema: LOOKUP_SCHEMA },
           },
           {
             name: 'hidden',
             type: 'http',
-            endpoint: { url: `${urlOf(lookup)}/hidden` },
+            endpoint: { url: `${lookup.url}/hidden` },
             tool: { name: 'hidden', description: 'Not available', inputSchema: LOOKUP_SCHEMA },
           },
         ],
@@ -217,10 +172,7 @@ describe('the workspace registry tools, from the cluster', () => {
   after(async () => {
     await found?.close();
     await cluster?.stop();
-    for (const server of [mcp, lookup]) {
-      server?.closeAllConnections();
-      await new Promise((resolve) => server?.close(resolve));
-    }
+    await Promise.all([mcp?.close(), lookup?.close()]);
   });
 
   it('offers the Available tools with their schemas, and says why others are missing', async () => {

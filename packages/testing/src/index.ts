@@ -68,3 +68,9 @@ export {
   type RunningApiSandbox,
   type RunningSandbox,
 } from './sandbox.js';
+export {
+  startEchoHttpTool,
+  startGreeterMcp,
+  GREET_SCHEMA,
+  type ToolServer,
+} from './tool-servers.js';

@@ -56,24 +56,26 @@ function withStoredSpelling(desired: StatefulSetObject, stored: StoredObject): S
       },
     };
   });
-  return {
-    ...desired,
-    spec: {
-      ...desired.spec,
-      template: {
-        ...desired.spec.template,
-        spec: {
-          ...pod,
-          containers: [first!, ...rest],
-          volumes: pod.volumes.map((volume) => {
-            if (!('emptyDir' in volume)) return volume;
-            const twin = record(storedVolumes.find((v) => v['name'] === volume.name));
-            return { ...volume, emptyDir: spelledAs(volume.emptyDir, twin['emptyDir']) };
-          }),
-        },
-      },
-    },
-  };
+  return withPod(desired, {
+    ...pod,
+    containers: [first!, ...rest],
+    volumes: pod.volumes.map((volume) => {
+      if (!('emptyDir' in volume)) return volume;
+      const twin = record(storedVolumes.find((v) => v['name'] === volume.name));
+      return { ...volume, emptyDir: spelledAs(volume.emptyDir, twin['emptyDir']) };
+    }),
+  });
+}
+
+type PodSpec = StatefulSetObject['spec']['template']['spec'];
+
+/** The StatefulSet with another pod spec, and other fields of its own spec. */
+function withPod(
+  set: StatefulSetObject,
+  pod: PodSpec,
+  spec: Partial<StatefulSetObject['spec']> = {},
+): StatefulSetObject {
+  return { ...set, spec: { ...set.spec, ...spec, template: { ...set.spec.template, spec: pod } } };
 }
 
 function mutablePart(statefulSet: StatefulSetObject): Record<string, unknown> {
@@ -175,25 +177,17 @@ export function withClaimsOf(
   const missing = rest.filter((t) => !names.has(t.metadata.name)).map((t) => t.metadata.name);
   if (missing.length === 0) return { desired, missing };
   const pod = desired.spec.template.spec;
+  const volumes = [
+    ...pod.volumes,
+    ...missing.map((name) => ({ name, emptyDir: { sizeLimit: AGENT_DATA_SIZE } })),
+  ];
   return {
     missing,
-    desired: {
-      ...desired,
-      spec: {
-        ...desired.spec,
-        template: {
-          ...desired.spec.template,
-          spec: {
-            ...pod,
-            volumes: [
-              ...pod.volumes,
-              ...missing.map((name) => ({ name, emptyDir: { sizeLimit: AGENT_DATA_SIZE } })),
-            ],
-          },
-        },
-        volumeClaimTemplates: [first, ...rest.filter((t) => names.has(t.metadata.name))],
-      },
-    },
+    desired: withPod(
+      desired,
+      { ...pod, volumes },
+      { volumeClaimTemplates: [first, ...rest.filter((t) => names.has(t.metadata.name))] },
+    ),
   };
 }
 
