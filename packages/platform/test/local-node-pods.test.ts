@@ -3,18 +3,10 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CORE_KINDS, Informer, Kube, type KubeObject } from '@paddock/kube';
-import {
-  assertDies,
-  claimPodAddressRange,
-  eventually,
-  startEmbeddedCluster,
-  tempDir,
-  type EmbeddedCluster,
-  type PodAddressRange,
-} from '@paddock/testing';
+import { assertDies, eventually } from '@paddock/testing';
 import type { NodeClock } from '../src/local-node/node-clock.js';
 import type { Container, Pod, PodStatus } from '../src/local-node/pod.js';
-import { LocalNode } from '../src/local-node.js';
+import { LocalNodeSuite } from './local-node-suite.js';
 
 const NAMESPACE = 'pods';
 /** Where Kubernetes mounts a pod's API credentials, and what a client's loadFromCluster reads. */
@@ -67,22 +59,17 @@ function sandbox(name: string, port: number, extra: Partial<Container> = {}): Co
 }
 
 describe('the local node’s pods of several containers, with projected volumes', () => {
-  let cluster: EmbeddedCluster;
-  let kube: Kube;
-  let dir: { path: string; remove: () => Promise<void> };
-  let node: LocalNode;
-  let addresses: PodAddressRange;
   const clock = new ManualClock();
-  const seen = new Set<number>();
+  const suite = new LocalNodeSuite({ namespaces: [NAMESPACE], clock });
 
-  const pods = () => kube.resource<Pod>(CORE_KINDS.pod);
+  const pods = () => suite.kube.resource<Pod>(CORE_KINDS.pod);
   const getPod = (name: string) =>
     pods()
       .get(name, NAMESPACE)
       .catch(() => undefined);
   const processesOf = (name: string) => {
-    const found = node.processes().filter((p) => p.pod === name && p.namespace === NAMESPACE);
-    for (const p of found) seen.add(p.pid);
+    const found = suite.node.processes().filter((p) => p.pod === name && p.namespace === NAMESPACE);
+    for (const p of found) suite.seen.add(p.pid);
     return Object.fromEntries(found.map((p) => [p.container, p]));
   };
   const isReady = (pod: Pod | undefined) =>
@@ -109,38 +96,16 @@ describe('the local node’s pods of several containers, with projected volumes'
       return waiting?.message !== undefined && message.test(waiting.message) ? waiting : undefined;
     });
   const eventsOf = async (name: string) =>
-    (await kube.eventsFor(NAMESPACE, { name, kind: 'Pod' })).map((e) => ({
+    (await suite.kube.eventsFor(NAMESPACE, { name, kind: 'Pod' })).map((e) => ({
       type: e.type,
       reason: e.reason,
       message: e.message ?? '',
     }));
   const create = (kind: 'serviceAccount' | 'configMap', body: Record<string, unknown>) =>
-    kube.resource<KubeObject>(CORE_KINDS[kind]).create(body);
+    suite.kube.resource<KubeObject>(CORE_KINDS[kind]).create(body);
 
-  before(async () => {
-    addresses = await claimPodAddressRange();
-    cluster = await startEmbeddedCluster();
-    kube = cluster.kube;
-    await kube.resource<KubeObject>(CORE_KINDS.namespace).create({ metadata: { name: NAMESPACE } });
-    dir = await tempDir();
-    node = new LocalNode({
-      kube,
-      dataDir: dir.path,
-      addresses,
-      clock,
-      backOff: { initialMs: 300, maxMs: 600, resetAfterMs: 60_000 },
-      configRetry: { initialMs: 200, maxMs: 400, resetAfterMs: Number.POSITIVE_INFINITY },
-    });
-    await node.start();
-  });
-
-  after(async () => {
-    await node?.stop();
-    for (const pid of seen) await assertDies(pid);
-    await cluster?.stop();
-    await dir?.remove();
-    await addresses?.release();
-  });
+  before(() => suite.start());
+  after(() => suite.stop());
 
   it('runs every container on the pod’s one address, Ready when all are, each restarted on its own, its log its own', async () => {
     // Every status the pod goes through, to see it unready while one container restarts.
@@ -219,14 +184,14 @@ describe('the local node’s pods of several containers, with projected volumes'
     // refuses a pod of several containers (kubectl picks its default container itself).
     const logOf = (container: string, port: number) =>
       eventually(`${container}’s lines`, async () => {
-        const text = await kube.podLogs(NAMESPACE, 'pair', { container });
+        const text = await suite.kube.podLogs(NAMESPACE, 'pair', { container });
         const line = text.split('\n').find((l) => l.includes('MCP server listening'));
         return line?.includes(`:${port}"`) ? text : undefined;
       });
     assert.doesNotMatch(await logOf('sandbox', 7070), /:7080/);
     assert.doesNotMatch(await logOf('agent', 7080), /:7070/);
     await assert.rejects(
-      kube.podLogs(NAMESPACE, 'pair'),
+      suite.kube.podLogs(NAMESPACE, 'pair'),
       /a container name must be specified for pod pair, choose one of: \[sandbox agent\]/,
     );
 
@@ -318,9 +283,9 @@ describe('the local node’s pods of several containers, with projected volumes'
         .map((v) => [v.slice(0, v.indexOf('=')), v.slice(v.indexOf('=') + 1)] as const),
     );
     const folder = environ.get('SVC_AGENT_SERVICE_ACCOUNT_DIR')!;
-    const root = join(dir.path, 'pods', pod.metadata.uid!, '.projected', 'kube-api-access');
+    const root = join(suite.dir.path, 'pods', pod.metadata.uid!, '.projected', 'kube-api-access');
     assert.equal(folder, `${root}${SERVICE_ACCOUNT_DIR}`);
-    const server = new URL(kube.config.getCurrentCluster()!.server);
+    const server = new URL(suite.kube.config.getCurrentCluster()!.server);
     assert.equal(environ.get('KUBERNETES_SERVICE_HOST'), server.hostname);
     assert.equal(environ.get('KUBERNETES_SERVICE_PORT'), server.port);
 
@@ -349,7 +314,7 @@ describe('the local node’s pods of several containers, with projected volumes'
         port: process.env.KUBERNETES_SERVICE_PORT,
       };
       // The client library's own KubeConfig, the copy @paddock/kube uses.
-      const config = new (kube.config.constructor as new () => Kube['config'])();
+      const config = new (suite.kube.config.constructor as new () => Kube['config'])();
       try {
         process.env.KUBERNETES_SERVICE_HOST = environ.get('KUBERNETES_SERVICE_HOST');
         process.env.KUBERNETES_SERVICE_PORT = environ.get('KUBERNETES_SERVICE_PORT');

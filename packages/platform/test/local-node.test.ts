@@ -6,32 +6,17 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  CORE_KINDS,
-  podEndpoint,
-  type ApiResource,
-  type Kube,
-  type KubeObject,
-} from '@paddock/kube';
+import { CORE_KINDS, podEndpoint, type ApiResource, type KubeObject } from '@paddock/kube';
 import { createProofKeys, PROOF_HEADER, signIdentityProof } from '@paddock/common';
-import {
-  assertDies,
-  claimPodAddressRange,
-  eventually,
-  isAlive,
-  startEmbeddedCluster,
-  tempDir,
-  type EmbeddedCluster,
-  type PodAddressRange,
-} from '@paddock/testing';
+import { assertDies, eventually, isAlive } from '@paddock/testing';
 import { POD_NICENESS } from '../src/local-node/sandbox-process.js';
-import { LocalNode } from '../src/local-node.js';
 import {
   PERSISTENT_VOLUME_CLAIMS,
   type Container,
   type PersistentVolumeClaim,
   type Pod,
 } from '../src/local-node/pod.js';
+import { LocalNodeSuite } from './local-node-suite.js';
 
 const NAMESPACE = 'team';
 const STATEFUL_SETS: ApiResource = {
@@ -128,34 +113,18 @@ function statefulSet(name: string, namespace: string, replicas: number, containe
 }
 
 describe('the embedded cluster’s local node', () => {
-  let cluster: EmbeddedCluster;
-  let kube: Kube;
-  let dir: { path: string; remove: () => Promise<void> };
-  let node: LocalNode;
+  const suite = new LocalNodeSuite({ namespaces: [NAMESPACE, 'late', 'elsewhere'] });
   const proof = createProofKeys();
-  /** A range of its own, so that other suites’ nodes on this machine take other addresses. */
-  let addresses: PodAddressRange;
-  /** Every process the node was seen running, to check that none outlives it. */
-  const seen = new Set<number>();
-
-  const newNode = () =>
-    new LocalNode({
-      kube,
-      dataDir: dir.path,
-      addresses,
-      backOff: { initialMs: 300, maxMs: 600, resetAfterMs: 60_000 },
-      configRetry: { initialMs: 200, maxMs: 400, resetAfterMs: Number.POSITIVE_INFINITY },
-    });
-  const pods = () => kube.resource<Pod>(CORE_KINDS.pod);
-  const sets = () => kube.resource<KubeObject>(STATEFUL_SETS);
-  const claims = () => kube.resource<PersistentVolumeClaim>(PERSISTENT_VOLUME_CLAIMS);
+  const pods = () => suite.kube.resource<Pod>(CORE_KINDS.pod);
+  const sets = () => suite.kube.resource<KubeObject>(STATEFUL_SETS);
+  const claims = () => suite.kube.resource<PersistentVolumeClaim>(PERSISTENT_VOLUME_CLAIMS);
   const getPod = (name: string, namespace = NAMESPACE) =>
     pods()
       .get(name, namespace)
       .catch(() => undefined);
   const processOf = (name: string, namespace = NAMESPACE) => {
-    const found = node.processes().find((p) => p.pod === name && p.namespace === namespace);
-    if (found) seen.add(found.pid);
+    const found = suite.node.processes().find((p) => p.pod === name && p.namespace === namespace);
+    if (found) suite.seen.add(found.pid);
     return found;
   };
   const isReady = (pod: Pod | undefined) =>
@@ -172,7 +141,7 @@ describe('the embedded cluster’s local node', () => {
       100,
     );
   const eventsOf = async (name: string, namespace = NAMESPACE) =>
-    (await kube.eventsFor(namespace, { name, kind: 'Pod' })).map((e) => ({
+    (await suite.kube.eventsFor(namespace, { name, kind: 'Pod' })).map((e) => ({
       type: e.type,
       reason: e.reason,
       message: e.message ?? '',
@@ -180,7 +149,7 @@ describe('the embedded cluster’s local node', () => {
       source: e.source?.component,
     }));
   const createProofSecret = (namespace: string) =>
-    kube.resource<KubeObject>(CORE_KINDS.secret).create({
+    suite.kube.resource<KubeObject>(CORE_KINDS.secret).create({
       metadata: { name: PROOF_SECRET, namespace },
       stringData: { 'public-key': proof.publicKeyPem },
     } as KubeObject);
@@ -206,28 +175,13 @@ describe('the embedded cluster’s local node', () => {
     });
   };
   const claimFolder = (claim: string, namespace = NAMESPACE) =>
-    join(dir.path, 'volumes', namespace, claim);
+    join(suite.dir.path, 'volumes', namespace, claim);
 
   before(async () => {
-    addresses = await claimPodAddressRange();
-    cluster = await startEmbeddedCluster();
-    kube = cluster.kube;
-    for (const name of [NAMESPACE, 'late', 'elsewhere']) {
-      await kube.resource<KubeObject>(CORE_KINDS.namespace).create({ metadata: { name } });
-    }
+    await suite.start();
     await createProofSecret(NAMESPACE);
-    dir = await tempDir();
-    node = newNode();
-    await node.start();
   });
-
-  after(async () => {
-    await node?.stop();
-    for (const pid of seen) await assertDies(pid);
-    await cluster?.stop();
-    await dir?.remove();
-    await addresses?.release();
-  });
+  after(() => suite.stop());
 
   it('binds a StatefulSet’s pod, runs it Ready on its own address, its claim Bound to a folder that MCP writes into', async () => {
     await sets().create(statefulSet('web', NAMESPACE, 1));
@@ -235,7 +189,7 @@ describe('the embedded cluster’s local node', () => {
     assert.equal(pod.spec.nodeName, 'paddock-local');
     assert.match(
       pod.status?.podIP ?? '',
-      new RegExp(`^${addresses.first.split('.').slice(0, 2).join('\\.')}\\.\\d+\\.\\d+$`),
+      new RegExp(`^${suite.addresses.first.split('.').slice(0, 2).join('\\.')}\\.\\d+\\.\\d+$`),
     );
     assert.equal(pod.status?.hostIP, '127.0.0.1');
     const container = pod.status?.containerStatuses?.[0];
@@ -274,7 +228,7 @@ describe('the embedded cluster’s local node', () => {
       'a later variable is not seen',
     );
     assert.ok(environ.includes('SVC_API_PROOF_AUDIENCE=web-0.web.team.svc'));
-    assert.ok(environ.includes(`TMPDIR=${join(dir.path, 'pods', pod.metadata.uid!, 'tmp')}`));
+    assert.ok(environ.includes(`TMPDIR=${join(suite.dir.path, 'pods', pod.metadata.uid!, 'tmp')}`));
     assert.ok(
       !environ.some((v) => v.startsWith('NODE_TEST_CONTEXT=')),
       'nothing of the node agent’s own',
@@ -303,7 +257,7 @@ describe('the embedded cluster’s local node', () => {
     assert.equal(other.status, 401);
 
     const log = await eventually('the sandbox’s lines in the pod log', async () => {
-      const text = await kube.podLogs(NAMESPACE, 'web-0', { container: 'sandbox' });
+      const text = await suite.kube.podLogs(NAMESPACE, 'web-0', { container: 'sandbox' });
       return /MCP server listening/.test(text) ? text : undefined;
     });
     assert.match(log, new RegExp(`${running.address.replaceAll('.', '\\.')}:7070`));
@@ -319,7 +273,10 @@ describe('the embedded cluster’s local node', () => {
     assert.notEqual(now.pid, old.pid);
     assert.equal(now.uid, replaced.metadata.uid);
     assert.equal(replaced.status?.podIP, before.status?.podIP, 'the name keeps its address');
-    assert.ok(!existsSync(join(dir.path, 'pods', before.metadata.uid!)), 'the old pod’s tmp went');
+    assert.ok(
+      !existsSync(join(suite.dir.path, 'pods', before.metadata.uid!)),
+      'the old pod’s tmp went',
+    );
 
     const client = await mcpClient(replaced);
     try {
@@ -458,14 +415,13 @@ describe('the embedded cluster’s local node', () => {
 
   it('carries on after the node restarts: no process outlives it, and pods keep their addresses', async () => {
     const before = (await getPod('web-0'))!;
-    const pids = node.processes().map((p) => p.pid);
-    for (const pid of pids) seen.add(pid);
+    const pids = suite.node.processes().map((p) => p.pid);
+    for (const pid of pids) suite.seen.add(pid);
     assert.ok(pids.length > 0);
-    await node.stop();
+    await suite.node.stop();
     for (const pid of pids) await assertDies(pid);
 
-    node = newNode();
-    await node.start();
+    await suite.startNode();
     const again = await eventually(
       'web-0 run again',
       async () => {

@@ -29,8 +29,30 @@ import { probeSettings, probeUrl, Prober } from './probes.js';
 import { ProjectionError, type ProjectedVolumes } from './projected-volumes.js';
 import { SandboxProcess, type Exit } from './sandbox-process.js';
 
+/** What every container of a node shares: the node's means. */
+export interface ContainerDeps {
+  kube: Kube;
+  events: EventRecorder;
+  /** The command files of the sandbox image's commands. */
+  bins: ProgramBins;
+  dataDir: string;
+  nodeName: string;
+  /** Restarts of an exited container (the kubelet's crash-loop back-off). */
+  backOff: BackOffPolicy;
+  /** Retries of a container that cannot be made yet (a missing Secret, claim). */
+  configRetry: BackOffPolicy;
+  /** The environment every process starts from (PATH, HOME, ...), before the container's. */
+  baseEnv: Record<string, string>;
+  /** KUBERNETES_SERVICE_HOST and _PORT, for every container. */
+  serviceEnv: readonly (readonly [string, string])[];
+  claims: {
+    exists(namespace: string, claim: string): boolean;
+    prepare(namespace: string, claim: string): Promise<string>;
+  };
+}
+
 /** What the containers of one pod share: the pod, the node's means, and where status goes. */
-export interface PodContext {
+export interface PodContext extends ContainerDeps {
   pod: Pod;
   namespace: string;
   uid: string;
@@ -40,25 +62,11 @@ export interface PodContext {
   address: string | undefined;
   policy: RestartPolicy;
   graceMs: number;
-  bins: ProgramBins;
-  dataDir: string;
-  nodeName: string;
-  backOff: BackOffPolicy;
-  configRetry: BackOffPolicy;
-  baseEnv: Record<string, string>;
-  /** KUBERNETES_SERVICE_HOST and _PORT. */
-  serviceEnv: readonly (readonly [string, string])[];
-  events: EventRecorder;
-  kube: Kube;
-  claims: {
-    exists(namespace: string, claim: string): boolean;
-    prepare(namespace: string, claim: string): Promise<string>;
-  };
   volumes: ProjectedVolumes;
   log: Logger;
   /** Whether the pod is being stopped: nothing starts any more. */
   stopping(): boolean;
-  /** The container's state changed: the pod's status is to be written. */
+  /** One of its containers' states changed: the pod's status is to be written. */
   changed(): void;
 }
 
@@ -98,7 +106,7 @@ export class ContainerRunner {
   constructor(
     readonly container: Container,
     private readonly pod: PodContext,
-    /** Set when the container cannot run here whatever happens (its image, a port clash). */
+    /** Set when the container cannot run beside the pod's others (a port one of them declares). */
     private readonly refusal?: { reason: string; message: string },
   ) {
     const { namespace } = pod;
@@ -142,8 +150,7 @@ export class ContainerRunner {
       const reported = this.pod.pod.status?.containerStatuses?.some(
         (c) => c.name === this.container.name && c.state.waiting?.reason === reason,
       );
-      this.state = { ...this.state, container: { waiting: { reason, message } } };
-      this.pod.changed();
+      this.update({ container: { waiting: { reason, message } } });
       // Once per pod, even across restarts of the node agent: its status remembers it was said.
       if (!reported) void this.pod.events.warning(this.pod.ref, reason, message);
       return;
@@ -303,12 +310,7 @@ export class ContainerRunner {
     void events.normal(pod.ref, 'Started', `Started container ${name}`);
     this.log.info({ pid: process.pid, address, restartCount: this.state.restartCount }, 'started');
     const readiness = this.container.readinessProbe;
-    this.state = {
-      ...this.state,
-      container: { running: { startedAt } },
-      ready: readiness === undefined,
-    };
-    pod.changed();
+    this.update({ container: { running: { startedAt } }, ready: readiness === undefined });
     if (readiness) this.probe(process, 'Readiness', readiness, address);
     if (this.container.livenessProbe) {
       this.probe(process, 'Liveness', this.container.livenessProbe, address);
@@ -334,10 +336,7 @@ export class ContainerRunner {
       onChange: (healthy, message) => {
         if (this.process !== process || this.stopped) return;
         if (!healthy) void events.warning(ref, 'Unhealthy', `${kind} probe failed: ${message}`);
-        if (kind === 'Readiness') {
-          this.state = { ...this.state, ready: healthy };
-          return this.pod.changed();
-        }
+        if (kind === 'Readiness') return this.update({ ready: healthy });
         if (healthy) return;
         // A failed liveness probe restarts the container: its exit goes the usual way.
         const name = this.container.name;
@@ -370,13 +369,15 @@ export class ContainerRunner {
       { reason: problem.reason, message: problem.message, retryInMs: wait },
       'cannot start the container yet',
     );
-    this.state = {
-      ...this.state,
-      container: { waiting: { reason: problem.reason, message: problem.message } },
-    };
-    this.pod.changed();
+    this.update({ container: { waiting: { reason: problem.reason, message: problem.message } } });
     void this.pod.events.warning(this.pod.ref, problem.event, `Error: ${problem.message}`);
     this.timer = setTimeout(() => this.runOrRetry(bin, args), wait);
+  }
+
+  /** Takes the container's new state and has the pod's status written. */
+  private update(next: Partial<ContainerRunState>): void {
+    this.state = { ...this.state, ...next };
+    this.pod.changed();
   }
 
   private onExit(
@@ -397,8 +398,7 @@ export class ContainerRunner {
     const exitCode = terminated.terminated!.exitCode;
     if (!restarts(this.pod.policy, exitCode)) {
       this.log.info({ code: exit.code, signal: exit.signal }, 'exited for good');
-      this.state = { ...this.state, container: terminated, ready: false };
-      return this.pod.changed();
+      return this.update({ container: terminated, ready: false });
     }
     const { backOff } = this.pod;
     this.crashes = crashesAfterExit(
@@ -408,12 +408,10 @@ export class ContainerRunner {
     );
     const delay = restartDelay(this.crashes, backOff);
     this.log.warn({ code: exit.code, signal: exit.signal, restartInMs: delay }, 'exited');
-    this.state = { ...this.state, container: terminated, ready: false };
-    this.pod.changed();
+    this.update({ container: terminated, ready: false });
     if (delay > 0) {
       const pod = `${this.pod.pod.metadata.name}_${this.pod.namespace}(${this.pod.uid})`;
-      this.state = {
-        ...this.state,
+      this.update({
         container: {
           waiting: {
             reason: CRASH_LOOP_BACK_OFF,
@@ -421,8 +419,7 @@ export class ContainerRunner {
           },
         },
         lastState: terminated,
-      };
-      this.pod.changed();
+      });
       void events.warning(
         ref,
         'BackOff',

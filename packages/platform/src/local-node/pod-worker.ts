@@ -6,13 +6,10 @@ import {
   kubeTime,
   NotFoundError,
   sameJson,
-  type EventRecorder,
-  type Kube,
   type ResourceClient,
 } from '@paddock/kube';
-import type { BackOffPolicy } from './back-off.js';
-import { ContainerRunner, type PodContext } from './container-runner.js';
-import { portClash, type ProgramBins } from './container-program.js';
+import { ContainerRunner, type ContainerDeps, type PodContext } from './container-runner.js';
+import { portClash } from './container-program.js';
 import { podFolder } from './mounts.js';
 import type { NodeClock } from './node-clock.js';
 import { HOST_IP } from './pod-addresses.js';
@@ -21,29 +18,14 @@ import type { Pod, PodStatus } from './pod.js';
 import { ProjectedVolumes } from './projected-volumes.js';
 
 /** Kubernetes' default terminationGracePeriodSeconds. */
-export const DEFAULT_GRACE_SECONDS = 30;
+const DEFAULT_GRACE_SECONDS = 30;
 
-/** What every pod worker of a node shares. */
-export interface PodWorkerDeps {
-  kube: Kube;
-  events: EventRecorder;
-  /** The command files of the sandbox image's commands. */
-  bins: ProgramBins;
-  dataDir: string;
-  nodeName: string;
-  /** Restarts of an exited container (the kubelet's crash-loop back-off). */
-  backOff: BackOffPolicy;
-  /** Retries of a container that cannot be made yet (a missing Secret, claim). */
-  configRetry: BackOffPolicy;
-  /** The environment every process starts from (PATH, HOME, ...), before the container's. */
-  baseEnv: Record<string, string>;
-  /** KUBERNETES_SERVICE_HOST and _PORT, for every container. */
-  serviceEnv: readonly (readonly [string, string])[];
+/** What every pod worker of a node shares: what the containers share, and what the worker uses. */
+export interface PodWorkerDeps extends ContainerDeps {
   /** What projected tokens are renewed by. */
   clock: NodeClock;
   /** At most this long between SIGTERM and SIGKILL when the node shuts down. */
   shutdownGraceMs: number;
-  claims: PodContext['claims'];
   logger: Logger;
 }
 
@@ -94,7 +76,10 @@ export class PodWorker {
       logger: this.log,
       node: { nodeName: deps.nodeName, podIP: address ?? '', hostIP: HOST_IP },
     });
+    // The containers share the node's means; the clock and the node's logger stay the worker's.
+    const { clock: _clock, shutdownGraceMs: _grace, logger: _logger, ...shared } = deps;
     const context: PodContext = {
+      ...shared,
       pod,
       namespace,
       uid,
@@ -102,16 +87,6 @@ export class PodWorker {
       address,
       policy: this.policy,
       graceMs: this.graceMs,
-      bins: deps.bins,
-      dataDir: deps.dataDir,
-      nodeName: deps.nodeName,
-      backOff: deps.backOff,
-      configRetry: deps.configRetry,
-      baseEnv: deps.baseEnv,
-      serviceEnv: deps.serviceEnv,
-      events: deps.events,
-      kube: deps.kube,
-      claims: deps.claims,
       volumes: this.volumes,
       log: this.log,
       stopping: () => this.stopping,
