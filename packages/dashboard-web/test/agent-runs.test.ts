@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser, Page } from 'playwright-core';
 import {
   API_VERSION,
@@ -23,11 +18,14 @@ import {
   launchBrowser,
   screenshot,
   startAgentPlatform,
+  startEchoHttpTool,
+  startGreeterMcp,
   startScriptedOpenAI,
   type AgentPlatform,
   type ScriptedModelServer,
+  type ToolServer,
 } from '@paddock/testing';
-import { watchPage } from './support/journey.js';
+import { onProxyPage, PEOPLE, type Person } from './support/journey.js';
 
 /**
  * The agent loop end to end: the embedded cluster, the operator, the local node running the
@@ -40,23 +38,13 @@ const WS = 'runs';
 const NAMESPACE = `ns-${WS}`;
 const AGENT = 'coder';
 const POD = `${AGENT}-0`;
-const PEOPLE = {
-  editor: { user: 'eddie', groups: 'devs' },
-  viewer: { user: 'vic', groups: 'readers' },
-} as const;
-type Person = keyof typeof PEOPLE;
 const kind = (name: string) => KINDS.find((k) => k.kind === name)!;
-const GREET_SCHEMA = {
-  type: 'object',
-  properties: { name: { type: 'string' } },
-  required: ['name'],
-};
 
 let platform: AgentPlatform;
 let model: ScriptedModelServer;
 let browser: Browser;
-let mcpTools: HttpServer;
-let httpTool: HttpServer;
+let mcpTools: ToolServer;
+let httpTool: ToolServer;
 const greeted: unknown[] = [];
 const looked: string[] = [];
 const runsUrl = (path = '') =>
@@ -95,50 +83,6 @@ async function transcript(id: string, person: Person = 'editor'): Promise<Event[
 
 const runId = (answer: { body: Record<string, unknown> }) =>
   (answer.body['run'] as { id: string }).id;
-
-/** An MCP server (streamable HTTP at /mcp) with one tool, greet. */
-async function startMcpTools(): Promise<HttpServer> {
-  const http = createServer((req, res) => {
-    void (async () => {
-      const server = new McpServer(
-        { name: 'greeter', version: '1.0.0' },
-        { capabilities: { tools: {} } },
-      );
-      server.setRequestHandler(ListToolsRequestSchema, () => ({
-        tools: [{ name: 'greet', description: 'Greets someone', inputSchema: GREET_SCHEMA }],
-      }));
-      server.setRequestHandler(CallToolRequestSchema, (request) => {
-        greeted.push(request.params.arguments);
-        return {
-          content: [{ type: 'text', text: `hello, ${String(request.params.arguments?.['name'])}` }],
-        };
-      });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      res.on('close', () => void server.close());
-      await server.connect(transport);
-      await transport.handleRequest(req, res);
-    })();
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return http;
-}
-
-/** An http tool: answers with what it was sent. */
-async function startHttpTool(): Promise<HttpServer> {
-  const http = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      looked.push(body);
-      res.writeHead(200, { 'content-type': 'text/plain' }).end(`found ${body}`);
-    });
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return http;
-}
-
-const urlOf = (server: HttpServer) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 before(async () => {
   // Every model call of this file, in the order the tests below make them.
@@ -183,7 +127,7 @@ before(async () => {
     },
     { text: 'The plan is in notes/plan.md.', usage: { input: 10, output: 10 } },
   ]);
-  [mcpTools, httpTool] = await Promise.all([startMcpTools(), startHttpTool()]);
+  [mcpTools, httpTool] = await Promise.all([startGreeterMcp(greeted), startEchoHttpTool(looked)]);
   platform = await startAgentPlatform();
   browser = await launchBrowser();
   await platform.workspace(WS, {
@@ -202,12 +146,12 @@ before(async () => {
           name: 'greeter',
           type: 'mcp',
           timeout: '5s',
-          mcpConfig: { transport: 'sse', endpoint: `${urlOf(mcpTools)}/mcp` },
+          mcpConfig: { transport: 'sse', endpoint: `${mcpTools.url}/mcp` },
         },
         {
           name: 'lookup',
           type: 'http',
-          endpoint: { url: `${urlOf(httpTool)}/lookup` },
+          endpoint: { url: `${httpTool.url}/lookup` },
           tool: {
             name: 'lookup',
             description: 'Looks a term up',
@@ -228,28 +172,13 @@ after(async () => {
   await browser?.close();
   await platform?.stop();
   await model?.close();
-  mcpTools?.close();
-  httpTool?.close();
+  await Promise.all([mcpTools?.close(), httpTool?.close()]);
 });
 
 /** Runs `steps` on a page of the person, then checks nothing went wrong on it. */
 async function onPage(person: Person, path: string, steps: (page: Page) => Promise<void>) {
-  const { user, groups } = PEOPLE[person];
-  const context = await browser.newContext({
-    baseURL: platform.dashboard.base,
-    extraHTTPHeaders: { 'X-Forwarded-User': user, 'X-Forwarded-Groups': groups },
-    viewport: { width: 1280, height: 900 },
-  });
-  try {
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    const problems = watchPage(page);
-    await page.goto(path);
-    await steps(page);
-    assert.deepEqual(problems(), []);
-  } finally {
-    await context.close();
-  }
+  const at = { base: platform.dashboard.base, person: PEOPLE[person], path, timeoutMs: 20_000 };
+  await onProxyPage(browser, at, steps);
 }
 
 describe("the agent's runs, end to end", () => {

@@ -12,7 +12,7 @@ import {
   startAgentPlatform,
   type AgentPlatform,
 } from '@paddock/testing';
-import { watchPage } from './support/journey.js';
+import { onProxyPage, PEOPLE, type Person } from './support/journey.js';
 
 /**
  * An agent's workspace in the web interface, in Chromium, against the whole platform: the
@@ -23,11 +23,6 @@ import { watchPage } from './support/journey.js';
 const WS = 'studio';
 const AGENT = 'coder';
 const POD = `${AGENT}-0`;
-const PEOPLE = {
-  editor: { user: 'eddie', groups: 'devs' },
-  viewer: { user: 'vic', groups: 'readers' },
-} as const;
-type Person = keyof typeof PEOPLE;
 
 /** A 1×1 PNG. */
 const PIXEL_PNG =
@@ -69,31 +64,20 @@ after(async () => {
 });
 
 /**
- * Runs `steps` on a page of the person on the agent page (with `search`), then checks that nothing
- * went wrong on it; the page is closed either way.
+ * Runs `steps` on a page of the person on the agent page (with `search`), once it shows its tabs,
+ * then checks that nothing went wrong on it; the page is closed either way.
  */
 async function onAgentPage(
   person: Person,
   search: string,
   steps: (page: Page) => Promise<void>,
 ): Promise<void> {
-  const { user, groups } = PEOPLE[person];
-  const context = await browser.newContext({
-    baseURL: platform.dashboard.base,
-    extraHTTPHeaders: { 'X-Forwarded-User': user, 'X-Forwarded-Groups': groups },
-    viewport: { width: 1280, height: 900 },
-  });
-  try {
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    const problems = watchPage(page);
-    await page.goto(`${agentPage}${search}`);
+  const path = `${agentPage}${search}`;
+  const at = { base: platform.dashboard.base, person: PEOPLE[person], path, timeoutMs: 15_000 };
+  await onProxyPage(browser, at, async (page) => {
     await page.getByRole('tab', { name: 'Overview' }).waitFor();
     await steps(page);
-    assert.deepEqual(problems(), []);
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 const tabNames = (page: Page) => page.getByRole('tab').allInnerTexts();

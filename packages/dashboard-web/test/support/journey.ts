@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { pageProblems, type ReceivedMail } from '@paddock/testing';
 
 /**
@@ -30,6 +30,52 @@ export function watchPage(page: Page): () => string[] {
       return false;
     });
   };
+}
+
+/** A person as the proxy in front of the dashboard names them (proxy mode). */
+export interface ProxyPerson {
+  user: string;
+  groups: string;
+}
+
+/**
+ * The people of the agent journeys, as the proxy names them: a workspace binds the group `devs` as
+ * editors and `readers` as viewers.
+ */
+export const PEOPLE = {
+  editor: { user: 'eddie', groups: 'devs' },
+  viewer: { user: 'vic', groups: 'readers' },
+} as const satisfies Record<string, ProxyPerson>;
+export type Person = keyof typeof PEOPLE;
+
+/**
+ * Runs `steps` on a page of `person` at `path` of the dashboard at `base`: a browser context of
+ * its own that sends the proxy's headers, as the proxy would. Then checks that nothing went wrong
+ * on the page (watchPage); the context is closed either way.
+ */
+export async function onProxyPage(
+  browser: Browser,
+  at: { base: string; person: ProxyPerson; path: string; timeoutMs: number },
+  steps: (page: Page) => Promise<void>,
+): Promise<void> {
+  const context = await browser.newContext({
+    baseURL: at.base,
+    extraHTTPHeaders: {
+      'X-Forwarded-User': at.person.user,
+      'X-Forwarded-Groups': at.person.groups,
+    },
+    viewport: { width: 1280, height: 900 },
+  });
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(at.timeoutMs);
+    const problems = watchPage(page);
+    await page.goto(at.path);
+    await steps(page);
+    assert.deepEqual(problems(), []);
+  } finally {
+    await context.close();
+  }
 }
 
 /** The link to `/<path>?token=…` in a mail (quoted-printable soft breaks undone). */

@@ -4,10 +4,25 @@ import {
   doorPath,
   endSentence,
   parseExitMessage,
+  podPath,
   socketUrl,
 } from '../../src/pages/workspaces/sandbox-door.js';
 
 const ref = { workspace: 'team a', agent: 'writer', pod: 'writer-0' };
+
+describe('podPath', () => {
+  const cases: [string, Parameters<typeof podPath>[0], string][] = [
+    ['plain names', ref, '/api/workspaces/team%20a/agents/writer/pods/writer-0'],
+    [
+      'names that need escaping',
+      { workspace: 'w', agent: 'a/b', pod: 'p?' },
+      '/api/workspaces/w/agents/a%2Fb/pods/p%3F',
+    ],
+  ];
+  for (const [name, pod, expected] of cases) {
+    it(name, () => assert.equal(podPath(pod), expected));
+  }
+});
 
 describe('doorPath', () => {
   const cases: [string, Parameters<typeof doorPath>, string][] = [

@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Empty } from '../../ui/states';
 import { addChange, canOpen, changeVerb, parseChange, type FileChange } from './change-feed';
+import { ConnectionState, useFeedConnection, type FeedConnection } from './connection-state';
 import { When } from './parts';
 import { doorPath, type PodRef } from './sandbox-door';
 import './agent-workspace.css';
 
-type Connection = 'connecting' | 'live' | 'reconnecting' | 'failed';
-
-const CONNECTION_TEXT: Record<Connection, string> = {
+const CONNECTION_TEXT: Record<FeedConnection, string> = {
   connecting: 'Connecting to the workspace…',
   live: 'Live: changes appear as they happen.',
   reconnecting: 'The connection dropped; reconnecting. Changes made meanwhile will follow.',
@@ -31,9 +30,8 @@ export function ChangesPanel({
   onReset: () => void;
 }) {
   const [changes, setChanges] = useState<FileChange[]>([]);
-  const [connection, setConnection] = useState<Connection>('connecting');
   const [resetNotice, setResetNotice] = useState<string | null>(null);
-  const [round, setRound] = useState(0);
+  const { connection, setConnection, round, reconnect } = useFeedConnection();
   const url = doorPath(pod, 'api/events');
 
   useEffect(() => {
@@ -55,7 +53,7 @@ export function ChangesPanel({
       setConnection(source.readyState === EventSource.CLOSED ? 'failed' : 'reconnecting');
     });
     return () => source.close();
-  }, [url, round, onReset]);
+  }, [url, round, onReset, setConnection]);
 
   return (
     <div className="ws-changes">
@@ -69,24 +67,11 @@ export function ChangesPanel({
           )}
         </div>
       </div>
-      <p className={`ws-changes-state ws-changes-${connection}`} role="status" aria-live="polite">
-        {CONNECTION_TEXT[connection]}
-        {connection === 'failed' && (
-          <>
-            {' '}
-            <button
-              type="button"
-              className="button small"
-              onClick={() => {
-                setConnection('connecting');
-                setRound((r) => r + 1);
-              }}
-            >
-              Reconnect
-            </button>
-          </>
-        )}
-      </p>
+      <ConnectionState
+        connection={connection}
+        text={CONNECTION_TEXT[connection]}
+        onReconnect={reconnect}
+      />
       {resetNotice !== null && (
         <div className="notice warn" role="alert">
           <p>{resetNotice}</p>

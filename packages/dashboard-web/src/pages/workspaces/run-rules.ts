@@ -1,6 +1,6 @@
 // Imports end in .js: the unit tests type-check this module as Node code, outside the bundler.
 import type { Checked } from './form-rules.js';
-import type { PodRef } from './sandbox-door.js';
+import { podPath, type PodRef } from './sandbox-door.js';
 import type {
   ModelProvider,
   OutcomeStatus,
@@ -23,15 +23,7 @@ const seg = (value: string) => encodeURIComponent(value);
 
 /** The path of a pod's runs (`…/pods/{pod}/runs`), or of one run and its sub-route. */
 export function runsPath(ref: PodRef, run?: { id: string; route?: 'events' | 'cancel' }): string {
-  const base = [
-    '/api/workspaces',
-    seg(ref.workspace),
-    'agents',
-    seg(ref.agent),
-    'pods',
-    seg(ref.pod),
-    'runs',
-  ].join('/');
+  const base = `${podPath(ref)}/runs`;
   if (run === undefined) return base;
   return run.route === undefined ? `${base}/${seg(run.id)}` : `${base}/${seg(run.id)}/${run.route}`;
 }

@@ -13,6 +13,7 @@ import { ApiError, api } from '../../api';
 import { Empty, ErrorState, Loading } from '../../ui/states';
 import { useApi } from '../../ui/use-api';
 import { apiPath, errorSentence } from './errors';
+import { ConnectionState, useFeedConnection, type FeedConnection } from './connection-state';
 import { StatusMessage, When } from './parts';
 import {
   PROVIDER_EXAMPLE,
@@ -63,19 +64,8 @@ function failure(error: unknown): string {
   return error instanceof ApiError ? runErrorSentence(error) : errorSentence(error);
 }
 
-/**
- * The Runs tab: the runs of one pod's agent (newest first), a form to start one, and the chosen
- * run's transcript as it happens. Without a model provider it says how to give the agent one.
- */
-export function RunsPanel({
-  pod,
-  agent,
-  canStart,
-  selected,
-  onSelect,
-  fileSearch,
-  onEnded,
-}: {
+/** What the Runs tab is given: one pod of an agent, who may start runs, and the run shown. */
+interface RunsProps {
   pod: PodRef;
   agent: AgentDetails;
   canStart: boolean;
@@ -86,21 +76,18 @@ export function RunsPanel({
   fileSearch: (path: string) => string;
   /** A run ended: what it spent shows elsewhere. */
   onEnded: () => void;
-}) {
+}
+
+/**
+ * The Runs tab: the runs of one pod's agent (newest first), a form to start one, and the chosen
+ * run's transcript as it happens. Without a model provider it says how to give the agent one.
+ */
+export function RunsPanel(props: RunsProps) {
+  const { agent } = props;
   if (agent.provider === null || agent.provider === undefined) {
     return <ProviderMissing agent={agent.name} />;
   }
-  return (
-    <RunsOfPod
-      pod={pod}
-      agent={agent}
-      canStart={canStart}
-      selected={selected}
-      onSelect={onSelect}
-      fileSearch={fileSearch}
-      onEnded={onEnded}
-    />
-  );
+  return <RunsOfPod {...props} />;
 }
 
 function ProviderMissing({ agent }: { agent: string }) {
@@ -127,23 +114,7 @@ function ProviderMissing({ agent }: { agent: string }) {
   );
 }
 
-function RunsOfPod({
-  pod,
-  agent,
-  canStart,
-  selected,
-  onSelect,
-  fileSearch,
-  onEnded,
-}: {
-  pod: PodRef;
-  agent: AgentDetails;
-  canStart: boolean;
-  selected: string | null;
-  onSelect: (run: string | null) => void;
-  fileSearch: (path: string) => string;
-  onEnded: () => void;
-}) {
+function RunsOfPod({ pod, agent, canStart, selected, onSelect, fileSearch, onEnded }: RunsProps) {
   const list = useApi<RunList>(runsPath(pod));
   const { reload } = list;
   const busy =
@@ -436,7 +407,7 @@ function StartForm({
   );
 }
 
-type Connection = 'connecting' | 'live' | 'reconnecting' | 'failed' | 'ended';
+type Connection = FeedConnection | 'ended';
 
 const CONNECTION_TEXT: Record<Connection, string> = {
   connecting: 'Connecting to the run…',
@@ -474,8 +445,7 @@ function RunView({
   const record = useApi<{ run: Run }>(runsPath(pod, { id }));
   const run = record.data?.run ?? listed;
   const [view, dispatch] = useReducer(foldAll, EMPTY_TRANSCRIPT);
-  const [connection, setConnection] = useState<Connection>('connecting');
-  const [round, setRound] = useState(0);
+  const { connection, setConnection, round, reconnect } = useFeedConnection<'ended'>();
   const [cancelling, setCancelling] = useState(false);
   const [cancelError, setCancelError] = useState<string | null>(null);
   const url = runsPath(pod, { id, route: 'events' });
@@ -522,7 +492,7 @@ function RunView({
       source.close();
       if (timer !== undefined) clearTimeout(timer);
     };
-  }, [url, round, reloadRecord]);
+  }, [url, round, reloadRecord, setConnection]);
 
   const outcome = view.outcome ?? run?.outcome ?? null;
   const status: RunStatus | undefined = outcome !== null ? outcome.status : listedStatus;
@@ -613,24 +583,11 @@ function RunView({
           </dd>
         </dl>
       )}
-      <p className={`ws-changes-state ws-changes-${connection}`} role="status">
-        {CONNECTION_TEXT[connection]}
-        {connection === 'failed' && (
-          <>
-            {' '}
-            <button
-              type="button"
-              className="button small"
-              onClick={() => {
-                setConnection('connecting');
-                setRound((r) => r + 1);
-              }}
-            >
-              Reconnect
-            </button>
-          </>
-        )}
-      </p>
+      <ConnectionState
+        connection={connection}
+        text={CONNECTION_TEXT[connection]}
+        onReconnect={reconnect}
+      />
       <div
         ref={log}
         className="ws-run-log"

@@ -16,22 +16,25 @@ export type SandboxRoute =
 
 const seg = (value: string) => encodeURIComponent(value);
 
-/** The door path of a sandbox route, with its query (undefined values left out). */
-export function doorPath(
-  ref: PodRef,
-  route: SandboxRoute,
-  query: Record<string, string | number | undefined> = {},
-): string {
-  const base = [
+/** The API path of one agent pod (`/api/workspaces/{ws}/agents/{agent}/pods/{pod}`), names encoded. */
+export function podPath(ref: PodRef): string {
+  return [
     '/api/workspaces',
     seg(ref.workspace),
     'agents',
     seg(ref.agent),
     'pods',
     seg(ref.pod),
-    'sandbox',
-    route,
   ].join('/');
+}
+
+/** The door path of a sandbox route, with its query (undefined values left out). */
+export function doorPath(
+  ref: PodRef,
+  route: SandboxRoute,
+  query: Record<string, string | number | undefined> = {},
+): string {
+  const base = `${podPath(ref)}/sandbox/${route}`;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value !== undefined) params.set(key, String(value));
