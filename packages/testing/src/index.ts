@@ -4,6 +4,7 @@ export {
   onPath,
   postgresBinDir,
   CHROMIUM_PATH,
+  DEBIAN_PYTHON,
   PREREQUISITES,
   type Prerequisite,
 } from './prerequisites.js';

@@ -26,6 +26,14 @@ export function postgresBinDir(): string | undefined {
 }
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
+/** Debian's Python, which the official Kubernetes client (python3-kubernetes) installs into. */
+export const DEBIAN_PYTHON = '/usr/bin/python3';
+
+/** Whether Debian's Python can import the module. */
+function pythonHas(module: string): boolean {
+  if (!existsSync(DEBIAN_PYTHON)) return false;
+  return spawnSync(DEBIAN_PYTHON, ['-c', `import ${module}`], { stdio: 'ignore' }).status === 0;
+}
 
 export const PREREQUISITES: readonly Prerequisite[] = [
   { what: 'Chromium', debianPackage: 'chromium', found: () => existsSync(CHROMIUM_PATH) },
@@ -44,6 +52,11 @@ export const PREREQUISITES: readonly Prerequisite[] = [
   { what: 'kubectl', debianPackage: 'kubernetes-client', found: () => onPath('kubectl') },
   { what: 'zip', debianPackage: 'zip', found: () => onPath('zip') },
   { what: 'rsync', debianPackage: 'rsync', found: () => onPath('rsync') },
+  {
+    what: 'the Kubernetes Python client',
+    debianPackage: 'python3-kubernetes',
+    found: () => pythonHas('kubernetes'),
+  },
 ];
 
 export function missingPrerequisites(list = PREREQUISITES): Prerequisite[] {
