@@ -21,12 +21,16 @@ import { WorkQueue } from '@paddock/kube/work-queue';
 import { CrdController } from './controllers/crd-controller.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
+import { QuotaController } from './controllers/quota-controller.js';
 import { RootCaPublisher } from './controllers/root-ca-publisher.js';
 import { StatefulSetController } from './controllers/statefulset-controller.js';
 import { checkStructural, compileSchema } from './crd/compile.js';
 import { DATA_FILES, loadSecrets } from './data-dir.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { metaOf } from './objects/object-meta.js';
+import { usageUnder } from './quota/namespace-usage.js';
+import { RESOURCE_QUOTAS, resourceQuotaAdmission } from './quota/quota-admission.js';
+import { UsageCache } from './quota/usage-cache.js';
 import { authorize } from './rbac/authorize.js';
 import { builtinKinds } from './registry/builtin-kinds.js';
 import { Registry } from './registry/registry.js';
@@ -97,11 +101,22 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
   });
   const registry = new Registry(builtinKinds());
   const rbac = storeRbacSource(store);
+  const usage = new UsageCache(
+    (quota, storage) =>
+      usageUnder(quota, storage, store.list(storage, metaOf(quota).namespace ?? ''), now()),
+    now,
+  );
+  const unsubscribeUsage = store.subscribe((change) => usage.changed(change));
   const resources = new Resources(store, registry, {
     strategies: kindStrategies({ checkStructural, storedServices: () => store.list('services') }),
     admission: [
       namespaceLifecycle((name) => store.get('namespaces', '', name)),
       rbacEscalation(rbac),
+      resourceQuotaAdmission({
+        quotas: (namespace) => store.list(RESOURCE_QUOTAS, namespace),
+        used: (quota, storage) => usage.used(quota, storage),
+        now,
+      }),
     ],
   });
   const system = (): RequestContext => ({ user: adminUser(), now: now(), dryRun: false });
@@ -116,9 +131,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
     new NamespaceController(store, resources, system, logger),
     new StatefulSetController(store, resources, system, logger),
     new RootCaPublisher(store, resources, certificate.cert, system, logger),
+    new QuotaController(store, resources, system, logger),
   ];
   const queues = controllers.map((controller) => controller.queue);
   const unsubscribes = [
+    unsubscribeUsage,
     ...controllers.map((controller) => controller.start()),
     store.subscribe((change) => {
       if (change.type === 'DELETED' && change.resource === 'pods') {

@@ -18,6 +18,8 @@ export interface UserInfo {
   uid?: string;
   /** For ServiceAccounts: `system:serviceaccounts`, `system:serviceaccounts:<namespace>`, `system:authenticated`. */
   groups: string[];
+  /** Further attributes an authenticator (or an impersonating caller) attaches, keyed in lower case. */
+  extra?: Record<string, string[]>;
 }
 
 /** The request attributes RBAC decides on (Kubernetes' authorizer.Attributes). */

@@ -136,6 +136,13 @@ export const errors = {
   /** 422 without field causes, as for a JSON patch that does not apply. */
   unprocessable: (message: string) => failure(422, 'Invalid', message),
 
+  /**
+   * A JSON patch that does not apply (a failed `test`, a missing path): Kubernetes' generic 422,
+   * which says no more (the server logs the cause).
+   */
+  patchNotApplied: () =>
+    failure(422, 'Invalid', 'the server rejected our request due to an error in our request'),
+
   forbidden: (message: string, resource?: ResourceName, name?: string) =>
     failure(403, 'Forbidden', message, resource ? details(resource, name) : undefined),
 

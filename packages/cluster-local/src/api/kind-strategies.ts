@@ -96,6 +96,25 @@ const resourceQuotas: KindStrategy = {
   },
 };
 
+/** The generation of most kinds that have one follows their spec. */
+const specGeneration = (object: KubeObject): unknown => object['spec'];
+
+/** Kinds with a generation and no other strategy, as kube-apiserver's registry gives them one. */
+const SPEC_GENERATION: KindStrategy = { generation: specGeneration };
+
+/** Deployments also count annotation changes: the controller copies them onto ReplicaSets. */
+const deployments: KindStrategy = {
+  generation: (object) => [object['spec'], metaOf(object).annotations],
+};
+
+/** An EndpointSlice has no spec: everything outside metadata, and its labels, count. */
+const endpointSlices: KindStrategy = {
+  generation: (object) => {
+    const { metadata: _m, apiVersion: _a, kind: _k, ...rest } = object;
+    return [rest, metaOf(object).labels];
+  },
+};
+
 /** Parses checkStructural's `path: Reason text` problems into StatusCauses. */
 function structuralProblem(problem: string): FieldError {
   const at = problem.indexOf(': ');
@@ -143,6 +162,7 @@ function crdStrategy(checkStructural: (schema: object, path: string) => string[]
     (spec as unknown as Record<string, unknown>)['conversion'] ??= { strategy: 'None' };
   };
   return {
+    generation: specGeneration,
     prepareForCreate(object, now) {
       defaults(object);
       const meta = metaOf(object);
@@ -232,6 +252,16 @@ export function kindStrategies(options: {
     secrets,
     resourcequotas: resourceQuotas,
     'statefulsets.apps': statefulSets,
+    'deployments.apps': deployments,
+    'replicasets.apps': SPEC_GENERATION,
+    'daemonsets.apps': SPEC_GENERATION,
+    replicationcontrollers: SPEC_GENERATION,
+    'jobs.batch': SPEC_GENERATION,
+    'cronjobs.batch': SPEC_GENERATION,
+    'ingresses.networking.k8s.io': SPEC_GENERATION,
+    'networkpolicies.networking.k8s.io': SPEC_GENERATION,
+    'poddisruptionbudgets.policy': SPEC_GENERATION,
+    'endpointslices.discovery.k8s.io': endpointSlices,
     'customresourcedefinitions.apiextensions.k8s.io': crdStrategy(options.checkStructural),
     ...rbacStrategies,
   };

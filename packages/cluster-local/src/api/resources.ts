@@ -6,14 +6,17 @@ import {
   jsonEqual,
   metaOf,
   timestamp,
+  type ManagedFieldsEntry,
   type ObjectMeta,
 } from '../objects/object-meta.js';
 import { jsonPatch } from '../patch/json-patch.js';
 import { mergePatch } from '../patch/merge-patch.js';
 import { ATOMIC_LISTS, builtinListStrategies, type ListStrategies } from '../patch/patch-meta.js';
+import { compareFields } from '../patch/field-set.js';
+import { clearsEntries, decodeEntries, managerOf, recordUpdate } from '../patch/managed-fields.js';
 import { serverSideApply } from '../patch/server-side-apply.js';
 import { strategicMerge } from '../patch/strategic-merge.js';
-import { decodeContinue, encodeContinue } from '../query/continue-token.js';
+import { continueOf, encodeContinue, expiredContinue } from '../query/continue-token.js';
 import { objectMatcher } from '../query/object-matcher.js';
 import type { Registry } from '../registry/registry.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
@@ -80,9 +83,6 @@ export type AdmissionCheck = (request: AdmissionRequest) => void;
 export const ORPHAN_FINALIZER = 'orphan';
 export const FOREGROUND_FINALIZER = 'foregroundDeletion';
 
-const EXPIRED_CONTINUE =
-  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
-
 const MODIFIED =
   'the object has been modified; please apply your changes to the latest version and try again';
 
@@ -124,20 +124,22 @@ export class Resources {
       options.fieldSelector,
       options.authorizedName,
     );
+    const scope = type.namespaced ? namespace : undefined;
     let listVersion = this.store.resourceVersion;
     let start = '';
+    let all: KubeObject[] | undefined;
     if (options.continue) {
-      const token = decodeContinue(options.continue);
-      if (!token)
-        throw errors.badRequest(
-          'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
-        );
-      if (token.resourceVersion < this.store.compactedThrough)
-        throw errors.expired(EXPIRED_CONTINUE);
-      listVersion = token.resourceVersion;
+      const token = continueOf(options.continue);
       start = token.start;
+      // A later page shows the objects as they were at the first page's version; -1 (the token a
+      // 410 hands out) continues at the current one.
+      if (token.resourceVersion > 0) {
+        listVersion = token.resourceVersion;
+        all = this.store.listAt(type.storage, scope, listVersion);
+        if (!all) throw expiredContinue(start);
+      }
     }
-    const all = this.store.list(type.storage, type.namespaced ? namespace : undefined);
+    all ??= this.store.list(type.storage, scope);
     const items: KubeObject[] = [];
     const limit = options.limit && options.limit > 0 ? options.limit : Infinity;
     let next: string | undefined;
@@ -165,8 +167,10 @@ export class Resources {
     namespace: string,
     body: unknown,
     context: RequestContext,
+    /** Server-side apply has recorded the applier's fields already. */
+    applied = false,
   ): KubeObject {
-    const object = this.checkBody(type, namespace, body);
+    const object = copy(this.checkBody(type, namespace, body));
     const meta = metaOf(object);
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
     for (const field of SERVER_SET) delete meta[field];
@@ -181,7 +185,12 @@ export class Resources {
     }
     meta.uid = randomUUID();
     meta.creationTimestamp = now;
-    meta.generation = 1;
+    if (this.tracked(type)) meta.generation = 1;
+    if (!applied) {
+      const entries = decodeEntries(meta.managedFields);
+      meta.managedFields = this.recordWrite(type, entries, undefined, object, context);
+      if (meta.managedFields.length === 0) delete meta.managedFields;
+    }
     if (context.dryRun) return object;
     return served(type, this.store.put(type.storage, stored(type, object)));
   }
@@ -290,13 +299,18 @@ export class Resources {
       now: timestamp(context.now),
       strategies: this.listStrategies(type),
       skip,
+      force: context.force ?? false,
+      ...(subresource ? { subresource } : {}),
     });
     if (!live) {
-      const created = this.create(type, namespace, result, context);
+      const created = this.create(type, namespace, result, context, true);
       return { object: created, created: true };
     }
     metaOf(result).resourceVersion = metaOf(live).resourceVersion;
-    return { object: this.write(type, live, result, context, subresource), created: false };
+    return {
+      object: this.write(type, live, result, context, subresource, { record: false }),
+      created: false,
+    };
   }
 
   /**
@@ -328,7 +342,7 @@ export class Resources {
     }
     const object = copy(live);
     object['spec'] = { ...spec, nodeName: node };
-    this.write(type, live, object, context);
+    this.write(type, live, object, context, undefined, { record: false });
     return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
   }
 
@@ -354,7 +368,8 @@ export class Resources {
     }
     const object = copy(live);
     applyScale(object, type.scale, scale);
-    return scaleOf(this.write(type, live, object, context), type.scale);
+    const written = this.write(type, live, object, context, undefined, { subresource: 'scale' });
+    return scaleOf(written, type.scale);
   }
 
   delete(
@@ -402,7 +417,8 @@ export class Resources {
     const markedMeta = metaOf(marked);
     markedMeta.deletionTimestamp ??= timestamp(context.now);
     markedMeta.deletionGracePeriodSeconds = 0;
-    if (!meta.deletionTimestamp) markedMeta.generation = (meta.generation ?? 1) + 1;
+    // Kinds with a generation mark the start of a graceful deletion with a new one.
+    if (!meta.deletionTimestamp && meta.generation) markedMeta.generation = meta.generation + 1;
     if (finalizers.length > 0) markedMeta.finalizers = finalizers;
     if (type.storage === 'namespaces') marked['status'] = { phase: 'Terminating' };
     if (context.dryRun) return { object: served(type, marked), removed: false };
@@ -450,15 +466,21 @@ export class Resources {
 
   /**
    * The common end of update, patch and apply: merges what may change into the live object,
-   * validates, bumps generation, and writes unless nothing changed.
+   * validates and defaults, records the writer's fields, bumps generation when what it tracks
+   * changed, and writes unless the result is the stored object: a write that changes nothing
+   * answers the stored object, with no new resourceVersion and no event.
    */
   private write(
     type: ResourceType,
     live: KubeObject,
-    requested: KubeObject,
+    body: KubeObject,
     context: RequestContext,
     subresource?: string,
+    /** `record: false` when the caller has recorded managedFields (apply) or none are kept. */
+    options: { record?: boolean; subresource?: string } = {},
   ): KubeObject {
+    // The request may share parts with the stored object, which must never change in place.
+    const requested = copy(body);
     const liveMeta = metaOf(live);
     let object: KubeObject;
     if (subresource === 'status') {
@@ -485,14 +507,18 @@ export class Resources {
       }
       if (type.subresources['status']) {
         if (live['status'] === undefined) delete object['status'];
-        else object['status'] = live['status'];
+        else object['status'] = copy(live['status']);
       }
       this.strategy(type).prepareForUpdate?.(object, live);
     }
     const meta = metaOf(object);
+    if (options.record === false && subresource !== undefined) {
+      // Server-side apply to a subresource recorded its entry on the object it was given.
+      meta.managedFields = metaOf(requested).managedFields ?? [];
+    }
     meta.resourceVersion = liveMeta.resourceVersion;
-    meta.generation = liveMeta.generation ?? 1;
-    if (!jsonEqual(specOf(object), specOf(live))) meta.generation += 1;
+    if (liveMeta.generation === undefined) delete meta.generation;
+    else meta.generation = liveMeta.generation;
     if (liveMeta.deletionTimestamp) {
       const added = (meta.finalizers ?? []).filter((f) => !(liveMeta.finalizers ?? []).includes(f));
       if (added.length > 0) {
@@ -506,6 +532,24 @@ export class Resources {
       }
     }
     this.validate(type, object, live, context);
+    const tracked = this.tracked(type);
+    if (tracked && !jsonEqual(tracked(object), tracked(live))) {
+      meta.generation = (liveMeta.generation ?? 0) + 1;
+    }
+    if (options.record !== false) {
+      // Entries a client sent replace the stored ones; an update that leaves them out keeps them.
+      const sent = subresource === undefined ? meta.managedFields : undefined;
+      const decoded = decodeEntries(sent);
+      // Cleared entries leave an existing object untracked until it is applied.
+      const entries = clearsEntries(sent)
+        ? []
+        : decoded.length > 0
+          ? decoded
+          : (liveMeta.managedFields ?? []);
+      const recordAs = options.subresource ?? subresource;
+      meta.managedFields = this.recordWrite(type, entries, live, object, context, recordAs);
+      if (meta.managedFields.length === 0) delete meta.managedFields;
+    }
     this.admit({
       operation: 'UPDATE',
       type,
@@ -591,20 +635,57 @@ export class Resources {
       problems.push(...nameProblems(meta.name, NAME_RULES[type.storage] ?? 'subdomain'));
     }
     problems.push(...metadataProblems(meta));
+    const strictlyRefused = (unknown: readonly string[]) =>
+      errors.badRequest(
+        `${type.kind} in version ${quote(type.version)} cannot be handled as a ${type.kind}: strict decoding error: ${unknown.map((path) => `unknown field ${quote(path)}`).join(', ')}`,
+      );
+    if (!type.schema && context.strictFields) {
+      const unknown = context.unknownBuiltinFields?.(object) ?? [];
+      if (unknown.length > 0) throw strictlyRefused(unknown);
+    }
     if (type.schema) {
       const before = context.strictFields ? copy(object) : undefined;
       type.schema.prune(object);
       const unknown = before ? prunedPaths(before, object) : [];
-      if (unknown.length > 0) {
-        throw errors.badRequest(
-          `${type.kind} in version ${quote(type.version)} cannot be handled as a ${type.kind}: strict decoding error: ${unknown.map((path) => `unknown field ${quote(path)}`).join(', ')}`,
-        );
-      }
+      if (unknown.length > 0) throw strictlyRefused(unknown);
       type.schema.applyDefaults(object);
       problems.push(...type.schema.validate(object, old));
     }
     problems.push(...(this.strategy(type).validate?.(object, old) ?? []));
     if (problems.length > 0) throw errors.invalid(type, meta.name ?? '', problems);
+  }
+
+  /** What a kind's generation follows, or undefined for kinds without one. */
+  private tracked(type: ResourceType): ((object: KubeObject) => unknown) | undefined {
+    const strategy = this.strategy(type);
+    if (strategy.generation) return strategy.generation;
+    // Custom resources: everything but metadata and status.
+    return type.crd ? specOf : undefined;
+  }
+
+  /** The managedFields after a create, update or patch recorded as an Update by its manager. */
+  private recordWrite(
+    type: ResourceType,
+    entries: ManagedFieldsEntry[],
+    live: KubeObject | undefined,
+    object: KubeObject,
+    context: RequestContext,
+    subresource?: string,
+  ): ManagedFieldsEntry[] {
+    const strategies = this.listStrategies(type);
+    const skip = subresource !== 'status' && type.subresources['status'] ? ['status'] : [];
+    return recordUpdate({
+      entries,
+      existed: live !== undefined,
+      changes: compareFields(live ?? {}, object, strategies, skip),
+      key: {
+        manager: managerOf(context.fieldManager, context.userAgent ?? IN_PROCESS_AGENT),
+        operation: 'Update',
+        apiVersion: apiVersionOf(type),
+        ...(subresource ? { subresource } : {}),
+      },
+      now: timestamp(context.now),
+    });
   }
 
   private admit(request: AdmissionRequest): void {
@@ -619,6 +700,9 @@ export class Resources {
     return type.strategicMerge ? builtinListStrategies(type.kind) : ATOMIC_LISTS;
   }
 }
+
+/** The manager of writes the cluster makes itself (its controllers), which carry no User-Agent. */
+const IN_PROCESS_AGENT = 'paddock-cluster';
 
 /** Metadata fields a client may not set on create. */
 const SERVER_SET = [

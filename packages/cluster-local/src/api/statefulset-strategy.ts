@@ -149,6 +149,7 @@ function problemsOf(object: KubeObject, old: KubeObject | undefined): FieldError
 
 /** StatefulSet: Kubernetes' defaults, and the checks the API server makes before storing one. */
 export const statefulSets: KindStrategy = {
+  generation: (object) => object['spec'],
   prepareForCreate(object) {
     applyDefaults(object);
     delete object['status'];

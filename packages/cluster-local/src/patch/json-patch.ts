@@ -14,7 +14,7 @@ export function jsonPatch(target: unknown, patch: unknown): unknown {
   try {
     return fastJsonPatch.applyPatch(structuredClone(target), patch as Operation[], true, false)
       .newDocument;
-  } catch (err) {
-    throw errors.unprocessable(err instanceof Error ? err.message.split('\n')[0]! : String(err));
+  } catch {
+    throw errors.patchNotApplied();
   }
 }

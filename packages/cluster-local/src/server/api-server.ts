@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { ApiError, errors } from '../api/api-error.js';
 import type { RequestAttributes } from '../contracts.js';
 import { forbiddenMessage } from '../rbac/authorize.js';
+import { requestUser } from './authentication.js';
 import {
   apiGroupList,
   apiGroupOf,
@@ -9,7 +10,7 @@ import {
   apiVersions,
   SERVER_VERSION,
 } from './discovery.js';
-import { groupVersionDocument, openApiRoot } from './openapi.js';
+import { serveOpenApi } from './openapi.js';
 import { requestInfo, type RequestInfo } from './request-info.js';
 import { handleResource } from './resource-handler.js';
 import { sendJson, sendStatus, sendText } from './responses.js';
@@ -36,8 +37,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
     if (PUBLIC.test(path) && req.headers.authorization === undefined) {
       return nonResource(req, res, path, deps);
     }
-    const user = await deps.authenticate(req.headers.authorization);
-    if (!user) throw errors.unauthorized();
+    const user = await requestUser(req, deps);
     const info = requestInfo(req.method ?? 'GET', path, url.searchParams);
     const attributes = attributesOf(info);
     const decision = deps.authorize(user, attributes);
@@ -84,7 +84,7 @@ function nonResource(
   res: ServerResponse,
   path: string,
   deps: ServerDeps,
-): void {
+): void | Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') throw errors.methodNotAllowed();
   if (/^\/readyz(\/.*)?$/.test(path) && deps.pendingStart.size > 0) {
     const failed = [...deps.pendingStart].map((hook) => `[-]poststarthook/${hook} failed\n`);
@@ -93,16 +93,9 @@ function nonResource(
   if (/^\/(healthz|livez|readyz)(\/.*)?$/.test(path)) return sendText(res, 200, 'ok');
   if (path === '/version') return sendJson(res, 200, SERVER_VERSION);
   const parts = path.split('/').filter((p) => p !== '');
+  if (parts[0] === 'openapi') return serveOpenApi(req, res, parts.slice(1), deps);
   let body: object | undefined;
-  if (parts[0] === 'openapi' && parts[1] === 'v3') {
-    const rest = parts.slice(2);
-    if (rest.length === 0) body = openApiRoot(deps.registry);
-    else if (rest[0] === 'api' && rest.length === 2)
-      body = groupVersionDocument(deps.registry, '', rest[1]!);
-    else if (rest[0] === 'apis' && rest.length === 3) {
-      body = groupVersionDocument(deps.registry, rest[1]!, rest[2]!);
-    }
-  } else if (parts[0] === 'api') {
+  if (parts[0] === 'api') {
     if (parts.length === 1) body = apiVersions(req.headers.host ?? '');
     else if (parts.length === 2) body = apiResourceList(deps.registry, '', parts[1]!);
   } else if (parts[0] === 'apis') {

@@ -5,6 +5,7 @@ import type { KubeObject } from '../contracts.js';
 import { isRecord, metaOf } from '../objects/object-meta.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import type { LogLine, PodLogs } from '../storage/pod-logs.js';
+import { queryFlag } from '../query/query-boolean.js';
 import type { Store } from '../storage/store.js';
 import { readBody } from './request-body.js';
 
@@ -47,7 +48,7 @@ export function readPodLog(
   const pod = deps.resources.get(deps.type, namespace, name);
   const container = containerOf(pod, query.get('container'));
   const uid = metaOf(pod).uid!;
-  const timestamps = query.get('timestamps') === 'true';
+  const timestamps = queryFlag(query, 'timestamps');
   let lines = deps.logs.read(uid, container);
   const since = query.get('sinceSeconds')
     ? deps.now - Number(query.get('sinceSeconds')) * 1000
@@ -65,7 +66,7 @@ export function readPodLog(
   if (limit !== null && Number(limit) > 0)
     text = Buffer.from(text).subarray(0, Number(limit)).toString();
   res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private' });
-  if (query.get('follow') !== 'true') {
+  if (!queryFlag(query, 'follow')) {
     res.end(text);
     return;
   }

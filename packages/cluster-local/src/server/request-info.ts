@@ -1,5 +1,6 @@
 import { parseFieldSelector, requiredFieldValue } from '../query/field-selector.js';
 import { SelectorError } from '../query/label-selector.js';
+import { queryFlag } from '../query/query-boolean.js';
 
 /** What a request is about, as Kubernetes' RequestInfoFactory reads it from the method and path. */
 export type RequestInfo =
@@ -70,8 +71,7 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
   const subresource = rest[2] ?? '';
   if (rest.length > 3) return nonResource;
   if (name === '' && verb === 'get') {
-    const watch = query.get('watch');
-    verb = watch === 'true' || watch === '1' ? 'watch' : 'list';
+    verb = queryFlag(query, 'watch') ? 'watch' : 'list';
   }
   if (name === '' && (verb === 'list' || verb === 'watch')) {
     name = selectedName(query.get('fieldSelector') ?? '');

@@ -13,10 +13,12 @@ import { jsonPatch } from '../patch/json-patch.js';
 import { mergePatch } from '../patch/merge-patch.js';
 import { escapeFieldValue } from '../query/field-selector.js';
 import { objectMatcher } from '../query/object-matcher.js';
+import { queryFlag } from '../query/query-boolean.js';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 import { tableVersion, toTable, type IncludeObject } from '../table/table.js';
 import { startWatch, type WatchEvent } from '../watch/watch.js';
 import type { ServerDeps } from './server-deps.js';
+import { builtinSchemasOf } from './openapi.js';
 import { appendPodLogRequest, readPodLog } from './pod-log.js';
 import { mediaType, parseBody, readBody } from './request-body.js';
 import type { RequestInfo } from './request-info.js';
@@ -60,9 +62,15 @@ export async function handleResource(
     now: deps.now(),
     dryRun: query.getAll('dryRun').includes('All'),
     ...(query.get('fieldManager') ? { fieldManager: query.get('fieldManager')! } : {}),
-    force: query.get('force') === 'true',
+    userAgent: req.headers['user-agent'] ?? '',
+    force: queryFlag(query, 'force'),
     strictFields: query.get('fieldValidation') === 'Strict',
   };
+  // Strict writes of a built-in kind check its fields against the upstream schema (loaded once).
+  if (context.strictFields && !type.schema && ['POST', 'PUT', 'PATCH'].includes(req.method ?? '')) {
+    const builtins = await builtinSchemasOf(deps.registry);
+    context.unknownBuiltinFields = (object) => builtins.unknownFieldsOf(type, object);
+  }
   const { resources } = deps;
   const ns = type.namespaced ? namespace : '';
 
@@ -75,7 +83,7 @@ export async function handleResource(
         if (info.verb === 'watch') return watch(req, res, type, scope, query, deps);
         return list(req, res, type, scope, query, deps);
       }
-      if (query.get('watch') === 'true' || query.get('watch') === '1') {
+      if (queryFlag(query, 'watch')) {
         query.set('fieldSelector', `metadata.name=${escapeFieldValue(name)}`);
         return watch(
           req,
@@ -219,7 +227,7 @@ function deleteOptions(body: unknown, query: URLSearchParams): DeleteOptions {
   let policy = options['propagationPolicy'] ?? query.get('propagationPolicy') ?? undefined;
   if (
     policy === undefined &&
-    (options['orphanDependents'] === true || query.get('orphanDependents') === 'true')
+    (options['orphanDependents'] === true || queryFlag(query, 'orphanDependents'))
   ) {
     policy = 'Orphan';
   }
@@ -376,8 +384,8 @@ function watch(
       ...(namespace !== undefined ? { namespace } : {}),
       matches,
       ...(resourceVersion !== null ? { resourceVersion } : {}),
-      sendInitialEvents: query.get('sendInitialEvents') === 'true',
-      allowBookmarks: query.get('allowWatchBookmarks') === 'true',
+      sendInitialEvents: queryFlag(query, 'sendInitialEvents'),
+      allowBookmarks: queryFlag(query, 'allowWatchBookmarks'),
       bookmarkIntervalMs: deps.bookmarkIntervalMs,
       timeoutMs,
     },

@@ -95,6 +95,7 @@ export async function review(
         username: text(spec['user']),
         ...(spec['uid'] ? { uid: text(spec['uid']) } : {}),
         groups: Array.isArray(spec['groups']) ? spec['groups'].map(text) : [],
+        ...extraOf(spec['extra']),
       };
       return answer(decide(deps.authorize, user, spec, type.namespaced ? namespace : undefined));
     }
@@ -116,10 +117,30 @@ export async function review(
       );
     }
     case 'SelfSubjectReview':
-      return answer({ userInfo: requester });
+      // Whoever the request runs as: the impersonated identity when the caller impersonates one.
+      return answer({
+        userInfo: {
+          username: requester.username,
+          ...(requester.uid ? { uid: requester.uid } : {}),
+          groups: requester.groups,
+          ...(requester.extra ? { extra: requester.extra } : {}),
+        },
+      });
     default:
       throw errors.methodNotAllowed();
   }
+}
+
+/** A SubjectAccessReview's `spec.extra` (key to values), when it has any. */
+function extraOf(value: unknown): { extra?: Record<string, string[]> } {
+  if (!isRecord(value)) return {};
+  const entries = Object.entries(value).filter(([, values]) => Array.isArray(values));
+  if (entries.length === 0) return {};
+  return {
+    extra: Object.fromEntries(
+      entries.map(([key, values]) => [key, (values as unknown[]).map(text)]),
+    ),
+  };
 }
 
 function rulesReview(user: UserInfo, namespace: string, rbac: RbacSource): object {

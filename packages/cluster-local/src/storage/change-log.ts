@@ -36,6 +36,16 @@ export class ChangeLog {
   /** The changes after `version`, or undefined when some of them are no longer kept. */
   since(version: number): Change[] | undefined {
     if (version < this.compacted) return undefined;
+    return this.entries.slice(this.firstAfter(version));
+  }
+
+  /** The kept changes up to and including `version`, oldest first. */
+  through(version: number): Change[] {
+    return this.entries.slice(this.start, this.firstAfter(version));
+  }
+
+  /** The index of the first kept change after `version`. */
+  private firstAfter(version: number): number {
     let low = this.start;
     let high = this.entries.length;
     while (low < high) {
@@ -43,6 +53,6 @@ export class ChangeLog {
       if (this.entries[mid]!.resourceVersion <= version) low = mid + 1;
       else high = mid;
     }
-    return this.entries.slice(low);
+    return low;
   }
 }

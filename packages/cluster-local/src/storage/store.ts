@@ -2,7 +2,7 @@ import type { KubeObject } from '../contracts.js';
 import { ChangeLog } from './change-log.js';
 import type { Change, Persistence } from './persistence.js';
 
-/** A committed change, with the object as it was before for MODIFIED (when known). */
+/** A committed change, with the object as it was before for MODIFIED and DELETED (when known). */
 export interface StoredChange extends Change {
   previous?: KubeObject;
 }
@@ -74,17 +74,58 @@ export class Store {
 
   /** The objects of a resource, in one namespace or all, ordered by namespace then name. */
   list(resource: string, namespace?: string): KubeObject[] {
-    const objects = this.resources.get(resource);
-    if (!objects) return [];
-    let keys = this.sortedKeys.get(resource);
-    if (!keys) {
-      keys = [...objects.keys()].sort();
-      this.sortedKeys.set(resource, keys);
+    return this.entries(resource, namespace).map(([, object]) => object);
+  }
+
+  /**
+   * The objects of a resource as they were at `version`, ordered as `list` orders them: the current
+   * ones with every change since undone, as etcd's history answers a paged list. Undefined when
+   * that can no longer be told: the log no longer reaches back to `version`, or it does not say
+   * what a changed object was before (changes loaded at start keep no previous object).
+   */
+  listAt(
+    resource: string,
+    namespace: string | undefined,
+    version: number,
+  ): KubeObject[] | undefined {
+    const changes = this.changesSince(version);
+    if (!changes) return undefined;
+    const inScope = (change: Change) =>
+      change.resource === resource && (namespace === undefined || change.namespace === namespace);
+    // What each object changed since was at `version`; null when it did not exist then.
+    const then = new Map<string, KubeObject | null>();
+    const untold = new Set<string>();
+    for (const change of changes) {
+      if (!inScope(change)) continue;
+      const key = keyOf(change.namespace, change.name);
+      if (then.has(key) || untold.has(key)) continue;
+      if (change.type === 'ADDED') then.set(key, null);
+      else if (change.previous) then.set(key, change.previous);
+      else untold.add(key);
     }
-    if (namespace === undefined) return keys.map((key) => objects.get(key)!);
-    const prefix = `${namespace}/`;
+    if (untold.size > 0) {
+      // The last logged change at or before `version` tells, when the log still holds one.
+      for (const change of this.log.through(version)) {
+        const key = keyOf(change.namespace, change.name);
+        if (inScope(change) && untold.has(key)) {
+          then.set(key, change.type === 'DELETED' ? null : change.object);
+        }
+      }
+      for (const key of untold) if (!then.has(key)) return undefined;
+    }
+    const current = this.entries(resource, namespace);
+    if (then.size === 0) return current.map(([, object]) => object);
+    const restored = [...then.entries()]
+      .filter((entry): entry is [string, KubeObject] => entry[1] !== null)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    // Both are in key order: merge them, leaving out the current form of what changed.
     const out: KubeObject[] = [];
-    for (const key of keys) if (key.startsWith(prefix)) out.push(objects.get(key)!);
+    let r = 0;
+    for (const [key, object] of current) {
+      while (r < restored.length && restored[r]![0] < key) out.push(restored[r++]![1]);
+      if (!then.has(key)) out.push(object);
+    }
+    while (r < restored.length) out.push(restored[r++]![1]);
     return out;
   }
 
@@ -142,6 +183,7 @@ export class Store {
       object,
     };
     this.options.persistence.commit(change, JSON.stringify(object));
+    change.previous = current;
     this.version = version;
     objects.delete(key);
     this.sortedKeys.delete(resource);
@@ -162,6 +204,21 @@ export class Store {
 
   close(): void {
     this.options.persistence.close();
+  }
+
+  /** The `namespace/name` keys and objects of a resource, in key order. */
+  private entries(resource: string, namespace: string | undefined): Array<[string, KubeObject]> {
+    const objects = this.resources.get(resource);
+    if (!objects) return [];
+    let keys = this.sortedKeys.get(resource);
+    if (!keys) {
+      keys = [...objects.keys()].sort();
+      this.sortedKeys.set(resource, keys);
+    }
+    const prefix = namespace === undefined ? '' : `${namespace}/`;
+    const out: Array<[string, KubeObject]> = [];
+    for (const key of keys) if (key.startsWith(prefix)) out.push([key, objects.get(key)!]);
+    return out;
   }
 
   private objectsOf(resource: string): Map<string, KubeObject> {
