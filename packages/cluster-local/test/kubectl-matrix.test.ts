@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { installCrds, Kube } from '@paddock/kube';
 import { tempDir } from '@paddock/testing';
-import { startTestCluster, type TestCluster } from './support/cluster.js';
+import { request, startTestCluster, type TestCluster } from './support/cluster.js';
 import { kubectlIn, type KubectlResult } from './support/kubectl.js';
 
 /**
@@ -21,6 +21,8 @@ interface Row {
   stdin?: string;
   /** Manifests written into the folder first (name → text), for `-f`. */
   files?: Record<string, string>;
+  /** What the cluster must hold first that kubectl cannot make (a pod's log lines). */
+  setup?: () => Promise<void>;
   /** The exit code (0 unless said). */
   code?: number;
   stdout?: string | RegExp;
@@ -332,6 +334,42 @@ const MATRIX: [string, Row][] = [
         /^ATTRIBUTE\s+VALUE\nUsername\s+admin\nGroups\s+\[system:masters system:authenticated\]\n$/,
     },
   ],
+  [
+    'logs of a pod of two containers: kubectl takes the first',
+    {
+      args: ['logs', 'logger'],
+      setup: async () => {
+        const pod = {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'logger', namespace: NS },
+          spec: {
+            containers: [
+              { name: 'main', image: 'paddock-sandbox:latest' },
+              { name: 'side', image: 'paddock-sandbox:latest' },
+            ],
+          },
+        };
+        assert.equal(
+          (await request(cluster, 'POST', `/api/v1/namespaces/${NS}/pods`, { body: pod })).status,
+          201,
+        );
+        const log = await request(
+          cluster,
+          'POST',
+          `/api/v1/namespaces/${NS}/pods/logger/log?container=main`,
+          {
+            body: 'hello\nworld\n',
+            contentType: 'text/plain',
+          },
+        );
+        assert.equal(log.status, 201);
+      },
+      stdout: 'hello\nworld\n',
+      stderr: 'Defaulted container "main" out of: main, side\n',
+    },
+  ],
+  ['logs of the other container', { args: ['logs', 'logger', '-c', 'side'], stdout: '' }],
   ['auth can-i as the admin', { args: ['auth', 'can-i', 'delete', 'configmaps'], stdout: 'yes\n' }],
   [
     'auth can-i as a ServiceAccount',
@@ -481,6 +519,7 @@ describe('kubectl, command by command, as against kube-apiserver', () => {
     it(name, async () => {
       for (const [file, text] of Object.entries(row.files ?? {}))
         await kubectl.manifest(file, text);
+      await row.setup?.();
       const args = [...(row.clusterWide === true ? [] : ['-n', NS]), ...row.args].map((arg) =>
         arg.endsWith('.yaml') ? join(folder.path, arg) : arg,
       );
