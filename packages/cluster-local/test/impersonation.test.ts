@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { createLogger } from '@paddock/common';
 import { eventually, tempDir } from '@paddock/testing';
 import { ApiError } from '../src/api/api-error.js';
@@ -24,6 +22,7 @@ import { userOfServiceAccount } from '../src/auth/tokens.js';
 import type { KubeObject, RbacSource } from '../src/contracts.js';
 import { authorize } from '../src/rbac/authorize.js';
 import { startTestCluster, type TestCluster } from './support/cluster.js';
+import { kubectlIn, lateKubectl, type KubectlTools } from './support/kubectl.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
 
@@ -409,8 +408,6 @@ describe('acting as another identity', () => {
 
 // --- Against the server, with kubectl ----------------------------------------------------------
 
-const run = promisify(execFile);
-
 const MANIFEST = `apiVersion: v1
 kind: Namespace
 metadata: {name: imp}
@@ -472,6 +469,8 @@ describe('impersonation against the server', () => {
   let cluster: TestCluster;
   let folder: Awaited<ReturnType<typeof tempDir>>;
   let kubeconfigPath: string;
+  let tools: KubectlTools;
+  const { kubectl, ok } = lateKubectl(() => tools);
   const logLines: Array<Record<string, unknown>> = [];
 
   before(async () => {
@@ -489,6 +488,7 @@ describe('impersonation against the server', () => {
       kubeconfigPath,
       logger: createLogger({ name: 'cluster', level: 'info', destination: sink }),
     });
+    tools = kubectlIn(folder.path, kubeconfigPath);
     const file = join(folder.path, 'manifest.yaml');
     await writeFile(file, MANIFEST);
     await ok('apply', '-f', file);
@@ -498,28 +498,6 @@ describe('impersonation against the server', () => {
     await cluster.close();
     await folder.remove();
   });
-
-  async function kubectl(
-    ...args: string[]
-  ): Promise<{ stdout: string; stderr: string; code: number }> {
-    try {
-      const { stdout, stderr } = await run(
-        'kubectl',
-        ['--kubeconfig', kubeconfigPath, '--cache-dir', join(folder.path, 'cache'), ...args],
-        { env: { ...process.env, HOME: folder.path } },
-      );
-      return { stdout, stderr, code: 0 };
-    } catch (err) {
-      const failed = err as { stdout: string; stderr: string; code: number };
-      return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-    }
-  }
-
-  async function ok(...args: string[]): Promise<string> {
-    const result = await kubectl(...args);
-    assert.equal(result.code, 0, `kubectl ${args.join(' ')}: ${result.stderr}`);
-    return result.stdout;
-  }
 
   const LIMITED = 'system:serviceaccount:imp:limited';
 

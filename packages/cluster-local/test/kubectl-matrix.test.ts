@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { installCrds, Kube } from '@paddock/kube';
@@ -465,30 +464,6 @@ let cluster: TestCluster;
 let folder: Awaited<ReturnType<typeof tempDir>>;
 let kubectl: ReturnType<typeof kubectlIn>;
 
-/** kubectl with `input` on its standard input. */
-function kubectlWithInput(
-  kubeconfigPath: string,
-  args: string[],
-  input: string,
-): Promise<KubectlResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'kubectl',
-      ['--kubeconfig', kubeconfigPath, '--cache-dir', join(folder.path, 'cache'), ...args],
-      {
-        env: { ...process.env, HOME: folder.path },
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout, stderr, code: code ?? -1 }));
-    child.stdin.end(input);
-  });
-}
-
 before(async () => {
   folder = await tempDir('paddock-kubectl-matrix-');
   const kubeconfigPath = join(folder.path, 'kubeconfig');
@@ -526,9 +501,9 @@ describe('kubectl, command by command, as against kube-apiserver', () => {
       let result: KubectlResult;
       if (row.stdin?.startsWith('FROM:') === true) {
         const input = await kubectl.ok('-n', NS, ...row.stdin.slice('FROM:'.length).split(' '));
-        result = await kubectlWithInput(join(folder.path, 'kubeconfig'), args, input);
+        result = await kubectl.withInput(input, ...args);
       } else if (row.stdin !== undefined) {
-        result = await kubectlWithInput(join(folder.path, 'kubeconfig'), args, row.stdin);
+        result = await kubectl.withInput(row.stdin, ...args);
       } else {
         result = await kubectl.kubectl(...args);
       }

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { eventually, tempDir } from '@paddock/testing';
 import { startTestCluster, type TestCluster } from './support/cluster.js';
+import { kubectlIn, lateKubectl, type KubectlTools } from './support/kubectl.js';
 
-const run = promisify(execFile);
-
+let tools: KubectlTools;
+const { kubectl, ok, manifest } = lateKubectl(() => tools);
 let cluster: TestCluster;
 let folder: Awaited<ReturnType<typeof tempDir>>;
 let kubeconfigPath: string;
@@ -18,6 +18,7 @@ before(async () => {
   folder = await tempDir('paddock-kubectl-');
   kubeconfigPath = join(folder.path, 'kubeconfig');
   cluster = await startTestCluster({ kubeconfigPath });
+  tools = kubectlIn(folder.path, kubeconfigPath);
 });
 
 after(async () => {
@@ -26,33 +27,6 @@ after(async () => {
 });
 
 /** Runs kubectl with the kubeconfig the server wrote; resolves with its output and exit code. */
-async function kubectl(
-  ...args: string[]
-): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(
-      'kubectl',
-      ['--kubeconfig', kubeconfigPath, '--cache-dir', join(folder.path, 'cache'), ...args],
-      { env: { ...process.env, HOME: folder.path } },
-    );
-    return { stdout, stderr, code: 0 };
-  } catch (err) {
-    const failed = err as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
-}
-
-async function ok(...args: string[]): Promise<string> {
-  const result = await kubectl(...args);
-  assert.equal(result.code, 0, `kubectl ${args.join(' ')}: ${result.stderr}`);
-  return result.stdout;
-}
-
-async function manifest(name: string, text: string): Promise<string> {
-  const file = join(folder.path, name);
-  await writeFile(file, text);
-  return file;
-}
 
 const WIDGET_CRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { KINDS } from '@paddock/kube';
 import { eventually, tempDir } from '@paddock/testing';
 import { OPENAPI_V2_PROTOBUF } from '../src/server/openapi.js';
 import { request, startTestCluster, type TestCluster } from './support/cluster.js';
-
-const run = promisify(execFile);
+import { kubectlIn, lateKubectl, type KubectlTools } from './support/kubectl.js';
 
 let cluster: TestCluster;
 let folder: Awaited<ReturnType<typeof tempDir>>;
@@ -19,6 +15,7 @@ before(async () => {
   folder = await tempDir('paddock-openapi-');
   kubeconfigPath = join(folder.path, 'kubeconfig');
   cluster = await startTestCluster({ kubeconfigPath });
+  tools = kubectlIn(folder.path, kubeconfigPath);
 });
 
 after(async () => {
@@ -26,56 +23,8 @@ after(async () => {
   await folder.remove();
 });
 
-interface Result {
-  stdout: string;
-  stderr: string;
-  code: number;
-}
-
-const kubectlArgs = (args: string[]) => [
-  '--kubeconfig',
-  kubeconfigPath,
-  '--cache-dir',
-  join(folder.path, 'cache'),
-  ...args,
-];
-const kubectlEnv = () => ({ ...process.env, HOME: folder.path });
-
-async function kubectl(...args: string[]): Promise<Result> {
-  try {
-    const { stdout, stderr } = await run('kubectl', kubectlArgs(args), { env: kubectlEnv() });
-    return { stdout, stderr, code: 0 };
-  } catch (err) {
-    const failed = err as Result;
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
-}
-
-/** kubectl reading `input` on its standard input, as at the end of a shell pipe. */
-function kubectlWithInput(input: string, ...args: string[]): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('kubectl', kubectlArgs(args), { env: kubectlEnv() });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout, stderr, code: code ?? -1 }));
-    child.stdin.end(input);
-  });
-}
-
-async function ok(...args: string[]): Promise<string> {
-  const result = await kubectl(...args);
-  assert.equal(result.code, 0, `kubectl ${args.join(' ')}: ${result.stderr}`);
-  return result.stdout;
-}
-
-async function manifest(name: string, text: string): Promise<string> {
-  const file = join(folder.path, name);
-  await writeFile(file, text);
-  return file;
-}
+let tools: KubectlTools;
+const { kubectl, ok, manifest, withInput: kubectlWithInput } = lateKubectl(() => tools);
 
 describe('OpenAPI as kubectl uses it', () => {
   it('explains a built-in kind’s nested field', async () => {

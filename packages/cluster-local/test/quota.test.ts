@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { CoreV1Api, type V1ResourceQuota } from '@kubernetes/client-node';
 import { eventually, tempDir } from '@paddock/testing';
 import { failure, startTestCluster, type TestCluster } from './support/cluster.js';
+import { kubectlIn, lateKubectl, type KubectlTools } from './support/kubectl.js';
 
-const run = promisify(execFile);
-
+let tools: KubectlTools;
+const { kubectl, ok, manifest } = lateKubectl(() => tools);
 let cluster: TestCluster;
 let folder: Awaited<ReturnType<typeof tempDir>>;
 let kubeconfigPath: string;
@@ -19,6 +17,7 @@ before(async () => {
   folder = await tempDir('paddock-quota-');
   kubeconfigPath = join(folder.path, 'kubeconfig');
   cluster = await startTestCluster({ kubeconfigPath });
+  tools = kubectlIn(folder.path, kubeconfigPath);
   core = cluster.admin.makeApiClient(CoreV1Api);
 });
 
@@ -26,34 +25,6 @@ after(async () => {
   await cluster.close();
   await folder.remove();
 });
-
-async function kubectl(
-  ...args: string[]
-): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(
-      'kubectl',
-      ['--kubeconfig', kubeconfigPath, '--cache-dir', join(folder.path, 'cache'), ...args],
-      { env: { ...process.env, HOME: folder.path } },
-    );
-    return { stdout, stderr, code: 0 };
-  } catch (err) {
-    const failed = err as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
-}
-
-async function ok(...args: string[]): Promise<string> {
-  const result = await kubectl(...args);
-  assert.equal(result.code, 0, `kubectl ${args.join(' ')}: ${result.stderr}`);
-  return result.stdout;
-}
-
-async function manifest(name: string, text: string): Promise<string> {
-  const file = join(folder.path, name);
-  await writeFile(file, text);
-  return file;
-}
 
 /** The quota once its status shows this usage. */
 async function quotaUsing(

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -39,5 +39,36 @@ export function kubectlIn(folder: string, kubeconfigPath: string) {
     await writeFile(file, text);
     return file;
   };
-  return { kubectl, ok, manifest };
+  /** Runs kubectl with `input` on its standard input. */
+  const withInput = (input: string, ...args: string[]): Promise<KubectlResult> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(
+        'kubectl',
+        ['--kubeconfig', kubeconfigPath, '--cache-dir', join(folder, 'cache'), ...args],
+        { env: { ...process.env, HOME: folder } },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ stdout, stderr, code: code ?? -1 }));
+      child.stdin.end(input);
+    });
+  return { kubectl, ok, manifest, withInput };
+}
+
+export type KubectlTools = ReturnType<typeof kubectlIn>;
+
+/**
+ * kubectl, ok, manifest and withInput for a test file whose cluster starts in `before`: each call
+ * goes to the tools `current()` returns then.
+ */
+export function lateKubectl(current: () => KubectlTools): KubectlTools {
+  return {
+    kubectl: (...args) => current().kubectl(...args),
+    ok: (...args) => current().ok(...args),
+    manifest: (name, text) => current().manifest(name, text),
+    withInput: (input, ...args) => current().withInput(input, ...args),
+  };
 }
