@@ -11,7 +11,8 @@ mkdirSync(dir, { recursive: true });
 const files = crdFiles();
 const names = new Set(files.map((file) => file.name));
 for (const name of readdirSync(dir)) {
-  if (name.endsWith('.yaml') && !names.has(name)) rmSync(join(dir, name));
+  if ((name.endsWith('.yaml') || name === 'Kustomization') && !names.has(name))
+    rmSync(join(dir, name));
 }
 for (const file of files) writeFileSync(join(dir, file.name), file.content);
 console.log(`wrote ${files.length} files to ${relative(root, dir)}/`);

@@ -16,6 +16,13 @@ const yamlOptions = { lineWidth: 0, singleQuote: true, aliasDuplicateObjects: fa
 
 const header = `# Generated from @paddock/kube by \`${GENERATE_COMMAND}\`: edit the schema there, not this file.\n`;
 
+/**
+ * The kustomization's file name. Kustomize also reads `Kustomization`, and `kubectl apply -f` of
+ * a folder reads only .yaml, .yml and .json files: so the folder takes both `kubectl apply -f`
+ * and `kubectl apply -k`, as people type either.
+ */
+export const KUSTOMIZATION_FILE = 'Kustomization';
+
 /** One YAML file per CustomResourceDefinition plus the kustomization that lists them. */
 export function crdFiles(): GeneratedFile[] {
   const files = customResourceDefinitions().map((crd) => ({
@@ -29,6 +36,6 @@ export function crdFiles(): GeneratedFile[] {
   };
   return [
     ...files,
-    { name: 'kustomization.yaml', content: header + stringify(kustomization, yamlOptions) },
+    { name: KUSTOMIZATION_FILE, content: header + stringify(kustomization, yamlOptions) },
   ];
 }

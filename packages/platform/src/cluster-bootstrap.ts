@@ -11,6 +11,12 @@ import {
 } from '@paddock/kube';
 import { parseAllDocuments } from 'yaml';
 import {
+  followAddresses,
+  forPlatform,
+  type PlatformAddresses,
+  type Sample,
+} from './sample-addresses.js';
+import {
   SAMPLE_AGENT_RUNTIME,
   SAMPLE_MODEL_SECRET,
   sampleModelLine,
@@ -20,17 +26,26 @@ import {
 /** Where the platform's own components keep their state in the cluster. */
 export const PLATFORM_NAMESPACE = 'paddock-system';
 
+/** The object of that name, or undefined. */
+async function existing(
+  kube: Kube,
+  kind: ApiResource,
+  object: KubeObject,
+): Promise<Sample | undefined> {
+  try {
+    return await kube
+      .resource<KubeObject>(kind)
+      .get(object.metadata?.name ?? '', object.metadata?.namespace);
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
 /** Creates the object unless one of that name exists: a restart never clobbers a user's edits. */
 async function createIfAbsent(kube: Kube, kind: ApiResource, object: KubeObject): Promise<boolean> {
-  const client = kube.resource<KubeObject>(kind);
-  const name = object.metadata?.name ?? '';
-  try {
-    await client.get(name, object.metadata?.namespace);
-    return false;
-  } catch (err) {
-    if (!(err instanceof NotFoundError)) throw err;
-  }
-  await client.create(object);
+  if ((await existing(kube, kind, object)) !== undefined) return false;
+  await kube.resource<KubeObject>(kind).create(object);
   return true;
 }
 
@@ -54,11 +69,12 @@ function kindOf(object: KubeObject): ApiResource {
 export async function bootstrapCluster(
   kubeconfig: string,
   samplesDir: string,
+  addresses: PlatformAddresses,
   sampleModel?: SampleModel,
 ): Promise<string[]> {
   const kube = Kube.connect({ kubeconfig });
   try {
-    const lines = await bootstrapWith(kube, samplesDir);
+    const lines = await bootstrapWith(kube, samplesDir, addresses);
     if (sampleModel !== undefined) await applySampleModel(kube, sampleModel);
     return [...lines, sampleModelLine(sampleModel)];
   } finally {
@@ -99,7 +115,11 @@ async function applySampleModel(kube: Kube, sample: SampleModel): Promise<void> 
   );
 }
 
-async function bootstrapWith(kube: Kube, samplesDir: string): Promise<string[]> {
+async function bootstrapWith(
+  kube: Kube,
+  samplesDir: string,
+  addresses: PlatformAddresses,
+): Promise<string[]> {
   // The platform's own namespace: the operator's leader-election Lease lives there.
   await createIfAbsent(kube, CORE_KINDS.namespace, {
     apiVersion: 'v1',
@@ -112,8 +132,8 @@ async function bootstrapWith(kube: Kube, samplesDir: string): Promise<string[]> 
   const objects = (
     await Promise.all(
       files.map(async (f) =>
-        parseAllDocuments(await readFile(join(samplesDir, f), 'utf8')).map(
-          (d) => d.toJSON() as KubeObject,
+        parseAllDocuments(await readFile(join(samplesDir, f), 'utf8')).map((d) =>
+          forPlatform(d.toJSON() as Sample, addresses),
         ),
       ),
     )
@@ -121,6 +141,7 @@ async function bootstrapWith(kube: Kube, samplesDir: string): Promise<string[]> 
     .flat()
     .sort((a, b) => Number(b.kind === 'Workspace') - Number(a.kind === 'Workspace'));
   let applied = 0;
+  let moved = 0;
   for (const object of objects) {
     const namespace = object.metadata?.namespace;
     if (namespace !== undefined) {
@@ -130,10 +151,29 @@ async function bootstrapWith(kube: Kube, samplesDir: string): Promise<string[]> 
         metadata: { name: namespace },
       });
     }
-    if (await createIfAbsent(kube, kindOf(object), object)) applied++;
+    const kind = kindOf(object);
+    const found = await existing(kube, kind, object);
+    if (found === undefined) {
+      await kube.resource<KubeObject>(kind).create(object);
+      applied++;
+      continue;
+    }
+    // A sample written for other ports than this start's follows them, unless someone edited it.
+    const followed = followAddresses(found, object, addresses);
+    if (followed !== undefined) {
+      await kube
+        .resource<KubeObject>(kind)
+        .patch(
+          object.metadata?.name ?? '',
+          { metadata: { annotations: followed.metadata?.annotations }, spec: followed.spec },
+          { namespace },
+        );
+      moved++;
+    }
   }
   return [
     `CRDs installed:           ${installed} new of ${KINDS.length}`,
-    `sample resources:         ${applied} new of ${objects.length} (examples/resources)`,
+    `sample resources:         ${applied} new of ${objects.length} (examples/resources)` +
+      (moved === 0 ? '' : `, ${moved} moved to this start's ports`),
   ];
 }

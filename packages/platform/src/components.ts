@@ -145,6 +145,7 @@ function embeddedCluster(platform: LocalPlatform): ComponentSpec {
       bootstrapCluster(
         kubeconfig,
         join(repositoryRoot, 'examples', 'resources'),
+        platform,
         platform.sampleModel,
       ),
   };

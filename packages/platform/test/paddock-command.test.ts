@@ -130,6 +130,34 @@ describe('the paddock command', () => {
         30_000,
         250,
       );
+      // The sample tool registry follows the ports this start was given, so its tools are found.
+      const registry = JSON.parse(
+        (await kubectl('get', 'toolregistry', 'sample-tools', '-n', 'paddock-sample', '-o', 'json'))
+          .stdout,
+      ) as { spec: { handlers: unknown[] } };
+      assert.deepEqual(
+        JSON.stringify(registry.spec.handlers).match(/http:\/\/[^/"]+/g),
+        [port, port + 1, dashboardPort].map((p) => `http://127.0.0.1:${p}`),
+      );
+      await eventually(
+        'the sample tool registry Ready',
+        async () =>
+          (
+            await kubectl(
+              'get',
+              'toolregistry',
+              'sample-tools',
+              '-n',
+              'paddock-sample',
+              '-o',
+              'jsonpath={.status.phase}',
+            )
+          ).stdout === 'Ready'
+            ? true
+            : undefined,
+        60_000,
+        250,
+      );
       const accounts = await kubectl('get', 'sa', '-n', 'paddock-sample', '-o', 'name');
       assert.match(accounts.stdout, /serviceaccount\/workspace-viewer/);
       // The operator made the sample agent a StatefulSet; the local node runs its pod as a local
