@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 
-/** A named readiness check: true when the dependency it watches can serve. */
-export type ReadinessCheck = () => boolean | Promise<boolean>;
+/** A check's verdict: ready or not, and, when not, why (shown by `/readyz`). */
+export type CheckResult = boolean | { ready: boolean; reason?: string | undefined };
+
+/** A named readiness check: ready when the dependency it watches can serve. */
+export type ReadinessCheck = () => CheckResult | Promise<CheckResult>;
 
 /**
  * Liveness and readiness. `/healthz` answers while the process can answer at all; `/readyz` runs the
@@ -19,26 +22,36 @@ export class Health {
     this.draining = true;
   }
 
-  async readiness(): Promise<{ ready: boolean; checks: Record<string, boolean> }> {
+  async readiness(): Promise<{
+    ready: boolean;
+    checks: Record<string, boolean>;
+    reasons: Record<string, string>;
+  }> {
     const checks: Record<string, boolean> = {};
+    const reasons: Record<string, string> = {};
     for (const [name, check] of this.checks) {
       try {
-        checks[name] = await check();
+        const result = await check();
+        checks[name] = typeof result === 'boolean' ? result : result.ready;
+        if (typeof result !== 'boolean' && !result.ready && result.reason !== undefined)
+          reasons[name] = result.reason;
       } catch {
+        // A thrown error's text may name internals: only a check's own reason is shown.
         checks[name] = false;
       }
     }
     const ready = !this.draining && Object.values(checks).every(Boolean);
-    return { ready, checks };
+    return { ready, checks, reasons };
   }
 
   register(app: FastifyInstance): void {
     app.get('/healthz', (_req, reply) => reply.send({ status: 'ok' }));
     app.get('/readyz', async (_req, reply) => {
-      const { ready, checks } = await this.readiness();
+      const { ready, checks, reasons } = await this.readiness();
+      const status = ready ? 'ready' : this.draining ? 'draining' : 'not_ready';
       return reply
         .code(ready ? 200 : 503)
-        .send({ status: ready ? 'ready' : this.draining ? 'draining' : 'not_ready', checks });
+        .send({ status, checks, ...(Object.keys(reasons).length > 0 ? { reasons } : {}) });
     });
   }
 }

@@ -18,6 +18,19 @@ describe('readiness', () => {
       checks: { database: true, broken: false },
     });
 
+    const why = new Health();
+    why.addCheck('lease', () => ({ ready: false, reason: 'the namespace is missing' }));
+    why.addCheck('database', () => ({ ready: true, reason: 'not shown when ready' }));
+    const app3 = createHttpApp({ logger: silentLogger() });
+    why.register(app3);
+    res = await app3.inject('/readyz');
+    assert.equal(res.statusCode, 503);
+    assert.deepEqual(res.json(), {
+      status: 'not_ready',
+      checks: { lease: false, database: true },
+      reasons: { lease: 'the namespace is missing' },
+    });
+
     const ok = new Health();
     ok.addCheck('database', () => databaseUp);
     const app2 = createHttpApp({ logger: silentLogger() });

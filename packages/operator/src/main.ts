@@ -132,6 +132,7 @@ export async function main(argv: readonly string[], environment: NodeJS.ProcessE
       namespace: config.SVC_OPERATOR_NAMESPACE,
       name: OPERATOR_NAME,
       identity: `${hostname()}_${process.pid}`,
+      namespaceSetting: 'SVC_OPERATOR_NAMESPACE',
       logger,
       // A leader that cannot run its controllers exits (and is restarted where it runs) rather
       // than holding the lease idle.
@@ -153,6 +154,7 @@ export async function main(argv: readonly string[], environment: NodeJS.ProcessE
       await stopControllers();
       await elector.stop();
     });
+    health.addCheck('leader-election', () => elector.readiness());
     elector.start();
   } else {
     await startControllers();

@@ -86,6 +86,37 @@ describe('paddock-operator as a command', () => {
       await operator.stop();
     }
   });
+  it('says why it cannot lead when its namespace is missing, in its log and its readiness, and leads once it exists', async () => {
+    const port = await freePort();
+    const home = 'operator-home-missing';
+    const operator = start(process.execPath, [OPERATOR_BIN, '--kubeconfig', kubeconfig], {
+      env: {
+        ...process.env,
+        SVC_OPERATOR_LISTEN_ADDR: `127.0.0.1:${port}`,
+        SVC_OPERATOR_NAMESPACE: home,
+        SVC_LOG_FORMAT: 'json',
+      },
+    });
+    try {
+      await operator.waitForOutput(
+        // In JSON, the quotes around the name are escaped.
+        /"msg":"cannot take the leader lease: the namespace \\"operator-home-missing\\" \(SVC_OPERATOR_NAMESPACE\) does not exist/,
+        30_000,
+      );
+      const answer = await eventuallyOk('the operator listening', () =>
+        fetch(`http://127.0.0.1:${port}/readyz`),
+      );
+      assert.equal(answer.status, 503);
+      const body = (await answer.json()) as { reasons?: Record<string, string> };
+      assert.match(body.reasons?.['leader-election'] ?? '', new RegExp(`namespace "${home}"`));
+      await kube.resource(CORE_KINDS.namespace).create({ metadata: { name: home } });
+      await operator.waitForOutput(/leading: controllers started/, 60_000);
+      assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);
+    } finally {
+      await operator.stop();
+    }
+  });
+
   it('exits 1 when another replica takes its lease, to start again as a candidate', async () => {
     const operator = start(process.execPath, [OPERATOR_BIN, '--kubeconfig', kubeconfig], {
       env: { ...process.env, SVC_OPERATOR_LISTEN_ADDR: '127.0.0.1:0', SVC_LOG_FORMAT: 'json' },

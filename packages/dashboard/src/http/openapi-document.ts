@@ -302,6 +302,11 @@ function readiness() {
         additionalProperties: { type: 'boolean' },
         examples: [{ workspaces: true }],
       },
+      reasons: {
+        type: 'object',
+        description: 'Why each failing check fails, for the checks that say',
+        additionalProperties: { type: 'string' },
+      },
     },
     [COMPONENT]: 'Readiness',
   };

@@ -5,6 +5,7 @@ import { silentLogger, type Logger } from '@paddock/common';
 import {
   ConflictError,
   CORE_KINDS,
+  ForbiddenError,
   NotFoundError,
   type Kube,
   type KubeObject,
@@ -37,6 +38,10 @@ export interface LeaderElectionOptions {
   renewDeadlineMs?: number;
   /** The wait between attempts to acquire or renew. */
   retryPeriodMs?: number;
+  /** The longest wait between failing attempts to acquire, which back off from the retry period. */
+  maxFailureBackoffMs?: number;
+  /** Names the variable that chose the namespace, for the reason a missing one gives. */
+  namespaceSetting?: string;
   onStartedLeading?: () => void;
   /** Leadership ended without stop(): renewal failed past the deadline, or another holder took it. */
   onLostLeadership?: () => void;
@@ -51,10 +56,35 @@ export const DEFAULT_LEASE_DURATION_MS = 15_000;
 export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
 export const DEFAULT_RETRY_PERIOD_MS = 2_000;
 
+/** Failing attempts to acquire back off up to this, so a long wait logs a line now and then. */
+export const DEFAULT_MAX_FAILURE_BACKOFF_MS = 60_000;
+
 /** Acquiring waits a little more than the retry period so that standbys do not move in step. */
 const ACQUIRE_JITTER = 0.2;
 
-type Attempt = 'acquired' | 'held-by-other' | 'failed';
+type Attempt = 'acquired' | 'held-by-other' | { failed: unknown };
+const FAILED: Attempt = { failed: undefined };
+
+/**
+ * Why the lease cannot be taken, in words an operator of the cluster acts on: the missing
+ * namespace or the missing permission, else the API server's own message.
+ */
+export function leaseFailureReason(err: unknown, namespace: string, setting?: string): string {
+  const named = setting === undefined ? '' : ` (${setting})`;
+  if (err instanceof NotFoundError && /namespaces? /.test(err.message)) {
+    return `the namespace "${namespace}"${named} does not exist: create it, the leader lease lives there`;
+  }
+  if (err instanceof ForbiddenError) {
+    return `${err.message}: the operator needs get, create and update on leases in "${namespace}"`;
+  }
+  if (err === undefined) return 'the attempt timed out';
+  return err instanceof Error ? err.message : 'the attempt failed';
+}
+
+/** The wait before the next attempt after `failures` failed in a row: doubling, capped. */
+export function failureBackoffMs(failures: number, retryPeriodMs: number, maxMs: number): number {
+  return Math.min(maxMs, retryPeriodMs * 2 ** Math.min(30, Math.max(0, failures - 1)));
+}
 
 /** A MicroTime: the API server keeps the microseconds of Lease times. */
 function microTime(when: Date): string {
@@ -82,6 +112,8 @@ export class LeaderElector {
   private observed: { spec: string; at: number } | undefined;
   /** The latest attempt, which may outlive the deadline it raced. */
   private attempt: Promise<Attempt> | undefined;
+  /** Why the latest attempt to acquire failed, while no later one has succeeded. */
+  private failure: string | undefined;
 
   constructor(private readonly options: LeaderElectionOptions) {
     this.identity = options.identity ?? `${hostname()}_${randomUUID()}`;
@@ -100,6 +132,14 @@ export class LeaderElector {
 
   get isLeader(): boolean {
     return this.leading;
+  }
+
+  /**
+   * Readiness: a leader or a standby that reads the lease is ready; a candidate whose attempts
+   * fail is not, and says why.
+   */
+  readiness(): { ready: boolean; reason?: string } {
+    return this.failure === undefined ? { ready: true } : { ready: false, reason: this.failure };
   }
 
   /** Campaigns until stopped: acquires, renews, and campaigns again after losing the lease. */
@@ -159,15 +199,36 @@ export class LeaderElector {
 
   /** Resolves true once the lease is won, false when stopped first. */
   private async acquire(): Promise<boolean> {
+    let failures = 0;
     for (;;) {
       if (this.stopped) return false;
       const attempt = await this.tryOnce(this.leaseDurationMs);
-      if (attempt === 'acquired') return true;
-      if (attempt === 'held-by-other') {
+      if (attempt === 'acquired') {
+        this.failure = undefined;
+        return true;
+      }
+      let waitMs = this.retryPeriodMs;
+      // Another candidate writing first is the election working, not a failure.
+      if (attempt === 'held-by-other' || attempt.failed instanceof ConflictError) {
+        failures = 0;
+        this.failure = undefined;
         this.logger.debug({ lease: this.options.name }, 'the leader lease is held by another');
+      } else if (!this.stopped) {
+        failures++;
+        const { namespace, name, namespaceSetting } = this.options;
+        this.failure = leaseFailureReason(attempt.failed, namespace, namespaceSetting);
+        waitMs = failureBackoffMs(
+          failures,
+          this.retryPeriodMs,
+          this.options.maxFailureBackoffMs ?? DEFAULT_MAX_FAILURE_BACKOFF_MS,
+        );
+        this.logger.warn(
+          { lease: name, namespace, reason: this.failure, failures, retryInMs: Math.round(waitMs) },
+          `cannot take the leader lease: ${this.failure}`,
+        );
       }
       const jitter = 1 + Math.random() * ACQUIRE_JITTER;
-      if (!(await this.wait(this.retryPeriodMs * jitter))) return false;
+      if (!(await this.wait(waitMs * jitter))) return false;
     }
   }
 
@@ -177,7 +238,7 @@ export class LeaderElector {
     for (;;) {
       if (!(await this.wait(this.retryPeriodMs))) return false;
       const left = renewed + this.renewDeadlineMs - Date.now();
-      const attempt = left > 0 ? await this.tryOnce(left) : 'failed';
+      const attempt = left > 0 ? await this.tryOnce(left) : FAILED;
       if (this.stopped) return false;
       if (attempt === 'acquired') renewed = Date.now();
       else if (attempt === 'held-by-other') return true;
@@ -191,14 +252,14 @@ export class LeaderElector {
     const previous = this.attempt ?? Promise.resolve();
     const attempt = previous
       .then(() => this.tryAcquireOrRenew())
-      .catch((err: unknown) => {
+      .catch((err: unknown): Attempt => {
         this.logger.debug({ err, lease: this.options.name }, 'leader lease attempt failed');
-        return 'failed' as const;
+        return { failed: err };
       });
     this.attempt = attempt;
     const timeout = new AbortController();
     const signal = AbortSignal.any([timeout.signal, this.abort.signal]);
-    const expired = sleep(limitMs, 'failed' as const, { signal }).catch(() => 'failed' as const);
+    const expired = sleep(limitMs, FAILED, { signal }).catch(() => FAILED);
     try {
       return await Promise.race([attempt, expired]);
     } finally {
@@ -222,7 +283,7 @@ export class LeaderElector {
         this.observe(created, now);
         return 'acquired';
       } catch (createErr) {
-        if (createErr instanceof ConflictError) return 'failed';
+        if (createErr instanceof ConflictError) return { failed: createErr };
         throw createErr;
       }
     }
@@ -237,7 +298,7 @@ export class LeaderElector {
       this.observe(written, now);
       return 'acquired';
     } catch (err) {
-      if (err instanceof ConflictError) return 'failed';
+      if (err instanceof ConflictError) return { failed: err };
       throw err;
     }
   }

@@ -3,9 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import { PassThrough } from 'node:stream';
 import { createLogger } from '@paddock/common';
 import { eventually } from '@paddock/testing';
-import { CORE_KINDS } from '@paddock/kube';
+import { CORE_KINDS, ForbiddenError, NotFoundError } from '@paddock/kube';
 import {
+  failureBackoffMs,
   LeaderElector,
+  leaseFailureReason,
   type Lease,
   type LeaderElectionOptions,
 } from '../../src/runtime/leader-election.js';
@@ -145,6 +147,67 @@ describe('leader election', () => {
       await replica.stop();
       await own.stop();
     }
+  });
+
+  it('logs why it cannot take the lease at each failed attempt, backing off, is not ready meanwhile, and leads once it can', async () => {
+    let logged = '';
+    const lines = new PassThrough();
+    lines.on('data', (chunk: Buffer) => (logged += chunk.toString()));
+    const home = 'elector-home-missing';
+    const candidate = new LeaderElector({
+      kube: cluster.kube,
+      namespace: home,
+      namespaceSetting: 'SVC_OPERATOR_NAMESPACE',
+      name: 'homeless',
+      identity: 'replica-c',
+      leaseDurationMs: 60_000,
+      renewDeadlineMs: 40_000,
+      retryPeriodMs: 20,
+      maxFailureBackoffMs: 80,
+      logger: createLogger({ name: 'operator', level: 'info', destination: lines }),
+    });
+    electors.push(candidate);
+    candidate.start();
+    const failures = await eventually('four failed attempts logged', () => {
+      const found = logged
+        .split('\n')
+        .filter((line) => line.includes('"msg":"cannot take the leader lease: '))
+        .map((line) => JSON.parse(line) as { reason: string; retryInMs: number });
+      return found.length >= 4 ? found : undefined;
+    });
+    assert.deepEqual(
+      failures.slice(0, 4).map((f) => f.retryInMs),
+      [20, 40, 80, 80],
+    );
+    assert.equal(
+      failures[0]!.reason,
+      `the namespace "${home}" (SVC_OPERATOR_NAMESPACE) does not exist: create it, the leader lease lives there`,
+    );
+    assert.deepEqual(candidate.readiness(), { ready: false, reason: failures[0]!.reason });
+    await cluster.kube.resource(CORE_KINDS.namespace).create({ metadata: { name: home } });
+    await eventually('the candidate leading', () => (candidate.isLeader ? true : undefined));
+    assert.deepEqual(candidate.readiness(), { ready: true });
+  });
+
+  it('names what an operator of the cluster must fix, and backs off by doubling up to a cap', () => {
+    const cases: [unknown, string][] = [
+      [
+        new NotFoundError('namespaces "home" not found', 404, 'NotFound'),
+        'the namespace "home" (SVC_X) does not exist: create it, the leader lease lives there',
+      ],
+      [
+        new ForbiddenError('leases.coordination.k8s.io is forbidden', 403, 'Forbidden'),
+        'leases.coordination.k8s.io is forbidden: the operator needs get, create and update on leases in "home"',
+      ],
+      [undefined, 'the attempt timed out'],
+      [new Error('connect ECONNREFUSED 127.0.0.1:6443'), 'connect ECONNREFUSED 127.0.0.1:6443'],
+    ];
+    for (const [err, reason] of cases)
+      assert.equal(leaseFailureReason(err, 'home', 'SVC_X'), reason);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 40].map((n) => failureBackoffMs(n, 2_000, 60_000)),
+      [2_000, 4_000, 8_000, 16_000, 32_000, 60_000],
+    );
   });
 
   it('refuses timings where renewal could not finish before the lease expires', () => {
