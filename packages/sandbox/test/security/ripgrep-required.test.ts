@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { start, tempDir } from '@paddock/testing';
@@ -59,5 +59,21 @@ describe('paddock-sandbox without ripgrep', () => {
     assert.equal(exited.code, 1);
     assert.equal(sandbox.output(), `${missingProgramLine(REQUIRED_PROGRAMS[0]!)}\n`);
     assert.match(sandbox.output(), /ripgrep \(rg\) is not installed or not on PATH/);
+  });
+});
+
+describe('the README', () => {
+  test('names every program the sandbox refuses to start without, and says npm ci does not install it', async () => {
+    const readme = await readFile(
+      join(import.meta.dirname, '..', '..', '..', '..', 'README.md'),
+      'utf8',
+    );
+    assert.match(readme, /`npm ci` installs only Node\.js packages/);
+    for (const program of REQUIRED_PROGRAMS) {
+      const row = readme
+        .split('\n')
+        .find((line) => line.startsWith(`| ${program.name} (\`${program.command}\`)`));
+      assert.ok(row, `a row for ${program.name} in the README's table of system programs`);
+    }
   });
 });
