@@ -235,7 +235,7 @@ describe('the agent Connect panel', () => {
     });
     assert.equal(
       await textOf(snippet('MCP Inspector')),
-      `npx @modelcontextprotocol/inspector --cli ${http} --transport http --method tools/list --header 'X-API-Key: <your API key>'`,
+      `npx -y @modelcontextprotocol/inspector@0.18.0 --cli ${http} --transport http --method tools/list --header 'X-API-Key: <your API key>'`,
     );
     assert.equal(
       await page.getByRole('link', { name: 'API keys page' }).getAttribute('href'),

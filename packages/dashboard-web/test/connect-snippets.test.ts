@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   API_KEY_PLACEHOLDER,
   claudeCodeCommand,
   connectionName,
   cursorConfig,
+  INSPECTOR_PACKAGE,
   inspectorCommand,
   mcpUrls,
   parsePort,
@@ -111,8 +114,27 @@ describe('MCP client snippets', () => {
   it('MCP Inspector: the CLI lists the tools over http, the header last', () => {
     assert.equal(
       inspectorCommand(target),
-      `npx @modelcontextprotocol/inspector --cli ${MCP} --transport http --method tools/list --header 'X-API-Key: <your API key>'`,
+      `npx -y @modelcontextprotocol/inspector@0.18.0 --cli ${MCP} --transport http --method tools/list --header 'X-API-Key: <your API key>'`,
     );
+  });
+
+  it('MCP Inspector: names the release the repository has', async () => {
+    const installed = JSON.parse(
+      await readFile(
+        join(
+          import.meta.dirname,
+          '..',
+          '..',
+          '..',
+          'node_modules',
+          '@modelcontextprotocol',
+          'inspector',
+          'package.json',
+        ),
+        'utf8',
+      ),
+    ) as { version: string };
+    assert.equal(INSPECTOR_PACKAGE, `@modelcontextprotocol/inspector@${installed.version}`);
   });
 });
 

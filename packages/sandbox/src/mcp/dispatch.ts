@@ -5,9 +5,10 @@ import {
   type Tool as ToolDescriptor,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '@paddock/common';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { UNKNOWN_TOOL, type ToolCallResult } from '../metrics.js';
 import { PathError } from '../workspace/containment.js';
+import { agentInputSchema } from './input-schema.js';
 import { ToolFailure, type Tool, type ToolContext } from './tool.js';
 
 /** The fixed tool set of one sandbox process, with its descriptors computed once. */
@@ -19,8 +20,11 @@ export class ToolSet {
     this.byName = new Map(tools.map((t) => [t.name, t]));
     this.descriptors = tools.map((t) => ({
       name: t.name,
+      // Clients of 2025-06-18 read the top-level title, older ones the annotation's.
+      ...(t.annotations?.title === undefined ? {} : { title: t.annotations.title }),
       description: t.description,
-      inputSchema: z.toJSONSchema(t.input, { io: 'input' }) as ToolDescriptor['inputSchema'],
+      inputSchema: agentInputSchema(t.input),
+      ...(t.annotations === undefined ? {} : { annotations: t.annotations }),
     }));
   }
 

@@ -5,6 +5,7 @@ import type { SandboxMetrics } from '../metrics.js';
 import type { ScrubSegment } from '@paddock/common/scrub';
 import type { Workspace } from '../workspace/containment.js';
 import { callTool, type ToolSet } from './dispatch.js';
+import { serverInstructions } from './instructions.js';
 import type { ProcessGroups } from './process-group.js';
 import type { SessionState } from './session.js';
 
@@ -30,12 +31,16 @@ export interface McpContext {
 /**
  * One MCP server per session, as the SDK intends (a Server speaks over one transport). The tool set
  * is fixed at startup: tools.listChanged is advertised as the specification says, and no
- * list_changed notification is ever sent.
+ * list_changed notification is ever sent. The initialize result carries the instructions an agent
+ * needs before its first call (the workspace root, how paths and Bash work, redaction).
  */
 export function createMcpServer(context: McpContext, session: SessionState): Server {
   const server = new Server(
     { name: SERVER_NAME, version: context.version },
-    { capabilities: { tools: { listChanged: true } } },
+    {
+      capabilities: { tools: { listChanged: true } },
+      instructions: serverInstructions({ root: context.workspace.root }),
+    },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: context.tools.descriptors }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>

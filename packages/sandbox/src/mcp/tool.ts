@@ -1,3 +1,4 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { ScrubSegment } from '@paddock/common/scrub';
 import type { Workspace } from '../workspace/containment.js';
@@ -30,6 +31,8 @@ export interface Tool<S extends z.ZodObject = z.ZodObject> {
   name: string;
   description: string;
   input: S;
+  /** Hints for clients (title, read-only, destructive...); the sandbox's come from its tool table. */
+  annotations?: ToolAnnotations;
   run(args: z.output<S>, ctx: ToolContext): Promise<string>;
 }
 

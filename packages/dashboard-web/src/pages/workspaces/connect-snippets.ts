@@ -100,11 +100,19 @@ export function cursorConfig(target: ConnectTarget, key = API_KEY_PLACEHOLDER): 
   return `${JSON.stringify(config, null, 2)}\n`;
 }
 
+/**
+ * The MCP Inspector release the commands name (the one the repository tests with): unpinned, npx
+ * picks a release by the Node.js version, and their command lines differ.
+ */
+export const INSPECTOR_PACKAGE = '@modelcontextprotocol/inspector@0.18.0';
+
 /** The MCP Inspector's command-line mode, listing the agent's tools. */
 export function inspectorCommand(target: ConnectTarget, key = API_KEY_PLACEHOLDER): string {
   return shellLine([
     'npx',
-    '@modelcontextprotocol/inspector',
+    // Without -y, npx outside a terminal refuses to install the package and stops.
+    '-y',
+    INSPECTOR_PACKAGE,
     '--cli',
     mcpUrls(target).http,
     '--transport',

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { PathError, viaDescriptor, type FolderCursor } from '../../workspace/containment.js';
 import { z } from 'zod';
 import { defineTool, ToolFailure, type ToolContext } from '../tool.js';
+import { fileTypeFilter, fileTypes, type FileTypeFilter } from './file-types.js';
 import { fsFailure } from './fs-failure.js';
 import { isNotIgnored, isPlainSubfolder, listFiles } from './file-list.js';
 import { compileGlob } from './glob-pattern.js';
@@ -47,6 +48,21 @@ const grepInput = z.object({
         '("src/**/*.ts"); a leading "!" excludes instead ("!*.min.js"). Ignored files stay ' +
         'excluded. Not applied when path names a file.',
     ),
+  type: z
+    .string()
+    .optional()
+    .describe(
+      'Only search files of this ripgrep file type (rg --type), e.g. "js", "ts", "py", "rust", ' +
+        '"go", "java"; `rg --type-list` shows every type with its globs. With glob, a file must ' +
+        'match both. Not applied when path names a file.',
+    ),
+  multiline: z
+    .boolean()
+    .optional()
+    .describe(
+      'Let a match span lines: "." also matches line ends and "\\n" can be used ' +
+        '(rg -U --multiline-dotall), e.g. "interface Props \\{[^}]*children". Default false.',
+    ),
   output_mode: z
     .enum(['content', 'files_with_matches', 'count'])
     .default('files_with_matches')
@@ -78,11 +94,17 @@ export const grepTool = defineTool({
     '.gitignore or .ignore, binary files and the .git directory are skipped; other hidden files ' +
     'are searched. output_mode "files_with_matches" (the default) lists matching files, "count" ' +
     'gives matching lines per file, "content" shows matching lines as "path:line:text" (context ' +
-    'lines as "path-line-text"). Paths are relative to the workspace root. At most ' +
-    `${GREP_MAX_LINES} lines and ${GREP_MAX_BYTES / 1024} KiB are returned; narrow the search ` +
-    'with path, glob or head_limit.',
+    'lines as "path-line-text"). A match stays within one line unless multiline is set. Paths ' +
+    `are relative to the workspace root. At most ${GREP_MAX_LINES} lines and ` +
+    `${GREP_MAX_BYTES / 1024} KiB are returned; narrow the search with path, glob, type or ` +
+    'head_limit.',
   input: grepInput,
   async run(args, ctx) {
+    // An unknown type is refused before anything is searched, even when path names a file.
+    const ofType =
+      args.type === undefined
+        ? undefined
+        : fileTypeFilter(await fileTypes(ctx.childEnv, ctx.workspace.root), args.type);
     const target = await ctx.workspace.resolve(args.path ?? '.');
     const display = ctx.workspace.relative(target);
     // What is searched is opened first, without following symlinks, and its type is asked of the
@@ -95,7 +117,9 @@ export const grepTool = defineTool({
     }
     try {
       const stats = fstatSync(fd);
-      if (stats.isDirectory()) return await searchFolder(args, ctx, target, display, fd);
+      if (stats.isDirectory()) {
+        return await searchFolder(args, ctx, { target, display, fd, ofType });
+      }
       if (!stats.isFile()) {
         throw new ToolFailure(
           `${display} is not a regular file or a directory; Grep searches files and directories`,
@@ -104,7 +128,7 @@ export const grepTool = defineTool({
       const found = await searchFiles(args, ctx, [{ display, fd }]);
       if (found.records.length > 0) return format(args, found, false);
       // A file named explicitly is searched whatever a glob says; a bad pattern fails here.
-      if (found.failed !== undefined) throw new ToolFailure(`Grep failed: ${found.failed}`);
+      if (found.failed !== undefined) throw grepFailure(args, found.failed);
       return NO_MATCHES;
     } finally {
       closeSync(fd);
@@ -125,9 +149,7 @@ const OPEN_FOR_SEARCHING = constants.O_RDONLY | constants.O_NONBLOCK | constants
 async function searchFolder(
   args: GrepArgs,
   ctx: ToolContext,
-  target: string,
-  display: string,
-  fd: number,
+  { target, display, fd, ofType }: SearchedFolder,
 ): Promise<string> {
   const limit = Math.min(args.head_limit ?? GREP_MAX_LINES, GREP_MAX_LINES);
   // A folder is searched from inside (rg applies the .gitignore rules of the folders above it
@@ -150,8 +172,12 @@ async function searchFolder(
   let allowed: boolean;
   try {
     const selectArgs = ['--color', 'never', '--hidden', '--no-require-git', '-l', '--null'];
-    if (args['-i'] === true) selectArgs.push('-i');
-    selectArgs.push(...plan.rgArgs);
+    selectArgs.push(...patternFlags(args), ...plan.rgArgs);
+    // rg's own --type spares it reading other files, but several --type widen each other and a
+    // glob that matches a file overrides them: the type is applied to what rg selects anyway.
+    if (ofType !== undefined && !plan.rgArgs.includes('--type')) {
+      selectArgs.push('--type', ofType.name);
+    }
     // Last, so that no glob of the caller can bring .git back (rg's last matching glob wins).
     selectArgs.push('--glob', '!.git');
     // -e keeps a pattern starting with "-" from being read as an option.
@@ -167,7 +193,7 @@ async function searchFolder(
         maxRecords: limit,
         maxBytes: GREP_SELECTED_MAX_BYTES,
         separator: 0,
-        accept: plan.only === undefined ? undefined : acceptOnly(plan.only),
+        accept: acceptSelected(plan.only, ofType),
       }),
     ]);
   } finally {
@@ -177,7 +203,7 @@ async function searchFolder(
   if (selection.records === 0) {
     // A glob or type that leaves no file to search is no match, not a failure.
     if (selection.exitCode === 2 && !selection.stderr.startsWith('No files were searched')) {
-      throw new ToolFailure(`Grep failed: ${selection.stderr || 'rg exited with an error'}`);
+      throw grepFailure(args, selection.stderr || 'rg exited with an error');
     }
     return NO_MATCHES;
   }
@@ -199,6 +225,31 @@ async function searchFolder(
     cursor.close();
     for (const file of files) closeSync(file.fd);
   }
+}
+
+/** The folder a Grep searches: its real path, as shown, open; and the type asked for. */
+interface SearchedFolder {
+  target: string;
+  display: string;
+  fd: number;
+  ofType: FileTypeFilter | undefined;
+}
+
+/** The flags that decide how the pattern matches, the same for both of a folder's searches. */
+function patternFlags(args: GrepArgs): string[] {
+  const flags: string[] = [];
+  if (args['-i'] === true) flags.push('-i');
+  if (args.multiline === true) flags.push('-U', '--multiline-dotall');
+  return flags;
+}
+
+/** rg's error as the caller's; where rg suggests its --multiline flag, says what it is here. */
+function grepFailure(args: GrepArgs, message: string): ToolFailure {
+  const hint =
+    args.multiline !== true && message.includes('--multiline')
+      ? '\nWith Grep, set multiline to true.'
+      : '';
+  return new ToolFailure(`Grep failed: ${message}${hint}`);
 }
 
 /** A selected file opened for the search, or undefined when it is no longer a regular file inside. */
@@ -275,7 +326,7 @@ async function searchFiles(args: GrepArgs, ctx: ToolContext, files: HandedFile[]
   } else {
     rgArgs.push('-l', '--null');
   }
-  if (args['-i'] === true) rgArgs.push('-i');
+  rgArgs.push(...patternFlags(args));
   const withContext =
     args['-A'] !== undefined || args['-B'] !== undefined || args['-C'] !== undefined;
 
@@ -424,9 +475,17 @@ async function planGlob(glob: string, plan: Plan, ctx: ToolContext): Promise<Pla
   return listed.truncated ? { ...plan, rgArgs } : { ...plan, rgArgs, only: new Set(listed.paths) };
 }
 
-/** Keeps the paths (as rg lists them with -l) of the files in `only`. */
-function acceptOnly(only: Set<string>): (record: string) => boolean {
-  return (record) => only.has(record);
+/**
+ * Which paths rg selects (as it lists them with -l) are kept: those in `only` (when set) and of
+ * the type asked for (when one is); undefined when all are.
+ */
+function acceptSelected(
+  only: Set<string> | undefined,
+  ofType: FileTypeFilter | undefined,
+): ((record: string) => boolean) | undefined {
+  if (only === undefined) return ofType?.matches;
+  if (ofType === undefined) return (record) => only.has(record);
+  return (record) => only.has(record) && ofType.matches(record);
 }
 
 /** rg's output (run with NUL after each path) as lines, with rg's usual separators. */

@@ -63,5 +63,14 @@ export const GREP_HANDED_FILES = 512;
 /** Grep: characters of a matching line rg prints before eliding the rest (rg --max-columns). */
 export const GREP_MAX_LINE_CHARS = 2000;
 
+/** Grep's type: bytes of `rg --type-list` read (rg 13 prints under 5 KB). */
+export const FILE_TYPES_MAX_BYTES = 256 * 1024;
+
+/** Grep's type: file types read from `rg --type-list` (rg 13 knows 169). */
+export const FILE_TYPES_MAX_NAMES = 4096;
+
+/** Grep's type: known types suggested for an unknown one. */
+export const FILE_TYPE_SUGGESTIONS = 5;
+
 /** rg: bytes of its stderr kept for error messages. */
 export const RIPGREP_MAX_STDERR_BYTES = 16 * 1024;
