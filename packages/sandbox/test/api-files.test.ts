@@ -291,6 +291,9 @@ describe('the file routes of -enable-api', () => {
       assert.equal(contentTypeFor('notes.unknownext'), 'application/octet-stream');
       assert.equal(contentTypeFor('Makefile'), 'text/plain; charset=utf-8');
       assert.equal(contentTypeFor('.gitignore'), 'text/plain; charset=utf-8');
+      // Nothing a page on the serving origin would run or apply: scripts and stylesheets are text.
+      for (const name of ['app.js', 'worker.mjs', 'config.cjs', 'site.css'])
+        assert.equal(contentTypeFor(name), 'text/plain; charset=utf-8', name);
     });
 
     it('answers one Range with 206 and Content-Range, suffix and open ranges included', async () => {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -16,77 +15,7 @@ import {
   TEST_PROXY_SECRET_SHA256,
   type RunningApiSandbox,
 } from './support/sandbox.js';
-
-/** Longest any one ssh, scp or sftp run may take before the test fails. */
-const CLIENT_TIMEOUT_MS = 20_000;
-
-interface Ran {
-  code: number | null;
-  stdout: Buffer;
-  stderr: string;
-}
-
-/** Runs a client program to its end (killed at the timeout), collecting its output. */
-function run(
-  command: string,
-  args: string[],
-  options: { input?: Buffer | string; cwd?: string } = {},
-): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-    const stdout: Buffer[] = [];
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), CLIENT_TIMEOUT_MS);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: Buffer.concat(stdout), stderr });
-    });
-    child.stdin.on('error', () => {});
-    child.stdin.end(options.input);
-  });
-}
-
-/** OpenSSH client options for a direct connection: no prompts, no known_hosts, this key only. */
-function clientOptions(key: string, logLevel = 'ERROR'): string[] {
-  return [
-    '-i',
-    key,
-    '-o',
-    'StrictHostKeyChecking=no',
-    '-o',
-    'UserKnownHostsFile=/dev/null',
-    '-o',
-    'GlobalKnownHostsFile=/dev/null',
-    '-o',
-    'BatchMode=yes',
-    '-o',
-    'IdentitiesOnly=yes',
-    '-o',
-    `LogLevel=${logLevel}`,
-    '-F',
-    '/dev/null',
-  ];
-}
-
-async function keygen(dir: string, name: string): Promise<{ file: string; publicLine: string }> {
-  const file = join(dir, name);
-  const made = await run('ssh-keygen', [
-    '-q',
-    '-t',
-    'ed25519',
-    '-N',
-    '',
-    '-C',
-    `${name}@test`,
-    '-f',
-    file,
-  ]);
-  assert.equal(made.code, 0, made.stderr);
-  return { file, publicLine: (await readFile(`${file}.pub`, 'utf8')).trim() };
-}
+import { CLIENT_TIMEOUT_MS, clientOptions, keygen, run } from './support/openssh.js';
 
 /** Polls until `check` passes or time runs out (its last failure is then named). */
 async function eventually(check: () => void | Promise<void>, timeoutMs = 10_000): Promise<void> {

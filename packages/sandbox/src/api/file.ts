@@ -108,18 +108,21 @@ export function etagListMatches(header: string, etag: string): boolean {
 }
 
 const UTF8 = '; charset=utf-8';
-/** Content types by extension; text types get `; charset=utf-8`, anything else is octet-stream. */
+/**
+ * Content types by extension; text types get `; charset=utf-8`, anything else is octet-stream.
+ * Never a type a page would run or apply as a subresource (text/javascript, text/css): files are
+ * served on the dashboard's origin (and on this API's, beside /api/docs), where such a type would
+ * let an injected `<script src>` or `<link>` pass `script-src 'self'`, and a worker start from a
+ * workspace file; with nosniff, text/plain is refused as a script or stylesheet. Documents opened
+ * directly (HTML, SVG, XML) are inert under the response's `sandbox` policy.
+ */
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.txt': `text/plain${UTF8}`,
   '.md': `text/markdown${UTF8}`,
   '.markdown': `text/markdown${UTF8}`,
   '.html': `text/html${UTF8}`,
   '.htm': `text/html${UTF8}`,
-  '.css': `text/css${UTF8}`,
   '.csv': `text/csv${UTF8}`,
-  '.js': `text/javascript${UTF8}`,
-  '.mjs': `text/javascript${UTF8}`,
-  '.cjs': `text/javascript${UTF8}`,
   '.json': `application/json${UTF8}`,
   '.map': `application/json${UTF8}`,
   '.xml': `application/xml${UTF8}`,
@@ -149,10 +152,13 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.ttf': 'font/ttf',
   '.otf': 'font/otf',
 };
-/** Source code and configuration an IDE shows as text: text/plain rather than a download. */
+/**
+ * Source code (scripts and stylesheets included, see CONTENT_TYPES) and configuration an IDE shows
+ * as text: text/plain rather than a download.
+ */
 const PLAIN_TEXT_EXTENSIONS = new Set(
   (
-    '.ts .tsx .jsx .mts .cts .py .rb .go .rs .java .kt .kts .scala .c .h .cc .cpp .hpp .cs .swift ' +
+    '.js .mjs .cjs .css .scss .less .ts .tsx .jsx .mts .cts .py .rb .go .rs .java .kt .kts .scala .c .h .cc .cpp .hpp .cs .swift ' +
     '.php .pl .lua .r .sql .sh .bash .zsh .fish .ps1 .bat .ini .cfg .conf .env .properties .gradle ' +
     '.log .lock .gitignore .dockerignore .editorconfig .vue .svelte .graphql .proto .tf .mk'
   ).split(' '),

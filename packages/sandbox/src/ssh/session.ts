@@ -3,7 +3,7 @@ import { constants } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { spawn as spawnPty, type IPty } from '@lydell/node-pty';
 import type { Logger } from '@paddock/common';
-import type { PseudoTtyInfo, ServerChannel, Session, SFTPWrapper } from 'ssh2';
+import type { PseudoTtyInfo, ServerChannel, Session } from 'ssh2';
 import type { Workspace } from '../workspace/containment.js';
 import { serveSftp } from './sftp.js';
 import { killGroup, signalGroup } from '../process/group-signals.js';
@@ -213,18 +213,17 @@ export function serveSession(session: Session, options: SessionOptions): void {
     if (channel) start(channel, info.command);
   });
 
-  session.on('sftp', (accept) => {
-    const sftp = accept() as SFTPWrapper | undefined;
-    if (!sftp) return;
-    serveSftp(sftp, {
+  // sftp is taken as a plain subsystem (no `sftp` listener), so that its channel is ours to write
+  // what ssh2's SFTP stream cannot: the extensions (see sftp-channel.ts).
+  session.on('subsystem', (accept, reject, info) => {
+    if (info.name !== 'sftp') return void reject?.(); // sftp is the only subsystem
+    const channel = accept() as ServerChannel | undefined;
+    if (!channel) return;
+    serveSftp(channel, {
       workspace: options.workspace,
       logger: options.logger,
       maxHandles: options.maxSftpHandles,
     });
-  });
-
-  session.on('subsystem', (_accept, reject) => {
-    reject?.(); // sftp is the only subsystem
   });
 
   session.once('close', () => {

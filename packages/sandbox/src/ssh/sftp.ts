@@ -6,6 +6,7 @@ import {
   fchown,
   fstat,
   fstatSync,
+  fsync,
   ftruncate,
   futimes,
   read,
@@ -27,8 +28,11 @@ import {
 import { posix } from 'node:path';
 import { promisify } from 'node:util';
 import type { Logger } from '@paddock/common';
-import ssh2, { type Attributes, type FileEntry, type SFTPWrapper } from 'ssh2';
+import ssh2, { type Attributes, type FileEntry, type ServerChannel } from 'ssh2';
 import { PathError, viaDescriptor, type Workspace } from '../workspace/containment.js';
+import { openSftpSession } from './sftp-channel.js';
+import { fileSystemFigures, folderMode, SFTP_EXTENSIONS } from './sftp-extensions.js';
+import { readStrings, statvfsBody } from './sftp-wire.js';
 
 const { OPEN_MODE, STATUS_CODE } = ssh2.utils.sftp;
 type StatusCode = (typeof STATUS_CODE)[keyof typeof STATUS_CODE];
@@ -40,6 +44,8 @@ export const MAX_SFTP_HANDLES = 256;
  * for 32 KiB by default; a shorter answer than asked is valid and clients ask again for the rest.
  */
 export const MAX_READ_BYTES = 64 * 1024;
+/** Characters of an unknown extension's name (the client's text) repeated in the refusal. */
+const MAX_EXTENSION_NAME_SHOWN = 64;
 /** Directory entries per READDIR answer, which keeps each answer well under the message limit. */
 const READDIR_BATCH = 100;
 /**
@@ -60,6 +66,7 @@ type Handle =
 const readAt = promisify(read);
 const writeAt = promisify(write);
 const fstatOf = promisify(fstat);
+const fsyncFd = promisify(fsync);
 const closeFd = promisify(close);
 
 /** Attribute changes through a descriptor, so they reach what was opened and checked. */
@@ -179,11 +186,15 @@ export class SftpPaths {
     }
   }
 
-  /** Runs `work` on the open descriptor of what `path` names, symlinks inside followed. */
-  async opened<T>(path: string, work: (fd: number) => Promise<T>): Promise<T> {
-    const fd = this.workspace.openInside(await this.follow(path), OPEN_TO_INSPECT);
+  /**
+   * Runs `work` on the open descriptor of what `path` names, symlinks inside followed; `real` is
+   * its real path.
+   */
+  async opened<T>(path: string, work: (fd: number, real: string) => Promise<T>): Promise<T> {
+    const real = await this.follow(path);
+    const fd = this.workspace.openInside(real, OPEN_TO_INSPECT);
     try {
-      return await work(fd);
+      return await work(fd, real);
     } finally {
       closeSync(fd);
     }
@@ -207,11 +218,14 @@ class SftpStatus extends Error {
 }
 
 /**
- * Serves the SFTP protocol (version 3) on one subsystem channel, confined to the workspace.
- * Requests are answered one at a time, in the order they came: OpenSSH's client tracks the
- * contiguous part of a download from the order of the answers and truncates the file to it.
+ * Serves the SFTP protocol (version 3, with OpenSSH's extensions listed in SFTP_EXTENSIONS) on one
+ * subsystem channel, confined to the workspace. Requests are answered one at a time, in the order
+ * they came: OpenSSH's client tracks the contiguous part of a download from the order of the
+ * answers and truncates the file to it.
  */
-export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
+export function serveSftp(channel: ServerChannel, options: SftpOptions): void {
+  const { sftp, extendedReply, finish, roomToAnswer } = openSftpSession(channel, SFTP_EXTENSIONS);
+  channel.on('error', (err: Error) => options.logger.debug({ err }, 'sftp channel error'));
   const paths = new SftpPaths(options.workspace);
   const maxHandles = options.maxHandles ?? MAX_SFTP_HANDLES;
   const handles = new Map<string, Handle>();
@@ -232,8 +246,7 @@ export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
     if (!ending || queued > 0) return;
     for (const handle of handles.values()) void closeHandle(handle).catch(() => {});
     handles.clear();
-    sendExitStatus(sftp, 0);
-    sftp.end();
+    finish();
   };
   /** Queues one request behind the others; every failure becomes its STATUS answer. */
   const serve = (reqId: number, work: () => Promise<void>) => {
@@ -243,6 +256,7 @@ export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
     }
     queued++;
     queue = queue
+      .then(roomToAnswer)
       .then(work)
       .catch((err: unknown) => answerFailure(reqId, err))
       .finally(() => {
@@ -304,6 +318,11 @@ export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
   sftp.on('OPEN', (reqId, filename, pflags, attrs) =>
     serve(reqId, async () => {
       checkHandleRoom();
+      // open(2) refuses a name ending in a slash (EISDIR); resolving would drop the slash and
+      // create a file where the client named a folder (`scp file host:missing/`).
+      if (filename.endsWith('/')) {
+        throw new SftpStatus(STATUS_CODE.FAILURE, `${filename} names a folder, not a file`);
+      }
       const path = await paths.follow(filename);
       const mode = (attrs as Partial<Attributes>).mode;
       // Created, truncated or opened inside the checked folder only (openInside). O_NONBLOCK, as
@@ -457,31 +476,38 @@ export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
 
   sftp.on('MKDIR', (reqId, path, attrs) =>
     serve(reqId, async () => {
-      const mode = (attrs as Partial<Attributes>).mode;
-      await paths.inFolder(path, (via) => mkdir(via, mode === undefined ? 0o777 : mode & 0o7777));
+      const mode = folderMode((attrs as Partial<Attributes>).mode);
+      await paths.inFolder(path, (via) => mkdir(via, mode));
       ok(reqId);
     }),
   );
 
+  /**
+   * Renames through both ends' checked folders, held open together. SFTP version 3's RENAME
+   * never replaces an existing target (OpenSSH's server behaves the same); posix-rename does,
+   * atomically, as rename(2).
+   */
+  const renameInside = (oldPath: string, newPath: string, replace: boolean) =>
+    paths.inFolder(oldPath, (fromVia, from) =>
+      paths.inFolder(newPath, async (toVia, to) => {
+        refuseRoot(from);
+        refuseRoot(to);
+        if (
+          !replace &&
+          (await lstat(toVia).then(
+            () => true,
+            () => false,
+          ))
+        ) {
+          throw new SftpStatus(STATUS_CODE.FAILURE, 'the target exists');
+        }
+        await rename(fromVia, toVia);
+      }),
+    );
+
   sftp.on('RENAME', (reqId, oldPath, newPath) =>
     serve(reqId, async () => {
-      // Both ends through their checked folders, held open together for the rename.
-      await paths.inFolder(oldPath, (fromVia, from) =>
-        paths.inFolder(newPath, async (toVia, to) => {
-          refuseRoot(from);
-          refuseRoot(to);
-          // SFTP version 3 RENAME does not overwrite (OpenSSH's server behaves the same).
-          if (
-            await lstat(toVia).then(
-              () => true,
-              () => false,
-            )
-          ) {
-            throw new SftpStatus(STATUS_CODE.FAILURE, 'the target exists');
-          }
-          await rename(fromVia, toVia);
-        }),
-      );
+      await renameInside(oldPath, newPath, false);
       ok(reqId);
     }),
   );
@@ -512,9 +538,44 @@ export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
     }),
   );
 
-  // Extensions are not advertised (ssh2 sends a bare version 3), so no client should send one.
-  sftp.on('EXTENDED', (reqId) =>
-    serve(reqId, () => Promise.reject(new SftpStatus(STATUS_CODE.OP_UNSUPPORTED, 'no extensions'))),
+  /** The strings an extended request carries, decoded; a malformed request is refused. */
+  const extensionArguments = (name: string, data: Buffer | undefined, count: number) => {
+    const strings = readStrings(data, count);
+    if (!strings) throw new SftpStatus(STATUS_CODE.BAD_MESSAGE, `malformed ${name} request`);
+    return strings;
+  };
+  const extensions: Record<string, (reqId: number, data: Buffer | undefined) => Promise<void>> = {
+    'posix-rename@openssh.com': async (reqId, data) => {
+      const [from, to] = extensionArguments('posix-rename', data, 2) as [Buffer, Buffer];
+      await renameInside(from.toString('utf8'), to.toString('utf8'), true);
+      ok(reqId);
+    },
+    'statvfs@openssh.com': async (reqId, data) => {
+      const [path] = extensionArguments('statvfs', data, 1) as [Buffer];
+      // Asked of the opened folder or file, so a path swapped meanwhile cannot reach outside.
+      const figures = await paths.opened(path.toString('utf8'), fileSystemFigures);
+      extendedReply(reqId, statvfsBody(figures));
+    },
+    'fstatvfs@openssh.com': async (reqId, data) => {
+      const [id] = extensionArguments('fstatvfs', data, 1) as [Buffer];
+      const handle = anyHandle(id);
+      extendedReply(reqId, statvfsBody(await fileSystemFigures(handle.fd, handle.path)));
+    },
+    'fsync@openssh.com': async (reqId, data) => {
+      const [id] = extensionArguments('fsync', data, 1) as [Buffer];
+      await fsyncFd(fileHandle(id).fd);
+      ok(reqId);
+    },
+  };
+  sftp.on('EXTENDED', (reqId, name, data) =>
+    serve(reqId, async () => {
+      const handler = Object.hasOwn(extensions, name) ? extensions[name] : undefined;
+      if (!handler) {
+        const shown = name.slice(0, MAX_EXTENSION_NAME_SHOWN);
+        throw new SftpStatus(STATUS_CODE.OP_UNSUPPORTED, `${shown} is not supported`);
+      }
+      await handler(reqId, data);
+    }),
   );
 
   // The client's EOF: OpenSSH's clients wait for the server to close the channel.
@@ -526,24 +587,7 @@ export function serveSftp(sftp: SFTPWrapper, options: SftpOptions): void {
     for (const handle of handles.values()) void closeHandle(handle).catch(() => {});
     handles.clear();
   });
-  sftp.on('error', (err: Error) => options.logger.debug({ err }, 'sftp channel error'));
-}
-
-/** What ssh2's SFTP stream holds but does not type: its channel and the protocol writer. */
-interface SftpChannelInternals {
-  outgoing?: { id: number; state: string };
-  _protocol?: { exitStatus(channel: number, status: number): void };
-}
-
-/**
- * Sends `exit-status` on the subsystem channel, as sshd does when sftp-server exits: without it
- * OpenSSH's scp (which speaks SFTP by default) reports failure even though every file arrived.
- * ssh2's SFTP stream has no public exit(); this is the call its Channel.exit() makes.
- */
-function sendExitStatus(sftp: SFTPWrapper, status: number): void {
-  const internals = sftp as unknown as SftpChannelInternals;
-  if (internals.outgoing?.state !== 'open' || !internals._protocol) return;
-  internals._protocol.exitStatus(internals.outgoing.id, status);
+  sftp.on('error', (err: Error) => options.logger.debug({ err }, 'sftp protocol error'));
 }
 
 async function closeHandle(handle: Handle): Promise<void> {
