@@ -144,6 +144,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/auth/builtin/change-password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change your password
+     * @description The caller, a user of the built-in store, changes their own password, giving the current one. A wrong current password counts as a failed sign-in from the caller’s address: after SVC_BUILTIN_MAX_FAILED_ATTEMPTS of them the address is locked out of the account as the sign-in form would be (`account_locked`). On success every other session of the user ends, on every replica (within one second on the others); the caller’s session goes on with a new cookie. The user’s API keys stay valid: they are listed and revoked under /api/settings/api-keys. In the other modes the identity provider keeps the passwords: the route answers `invalid_request`.
+     */
+    post: operations['builtinChangePassword'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/auth/login': {
     parameters: {
       query?: never;
@@ -445,7 +465,11 @@ export interface paths {
      */
     get: operations['listUsers'];
     put?: never;
-    post?: never;
+    /**
+     * Create a built-in user
+     * @description Creates a user of the built-in store, with the checks and errors of sign-up (whether or not SVC_BUILTIN_ALLOW_SIGNUP is on). With mail (SVC_SMTP_URL) the user is sent a link to choose their password, valid SVC_BUILTIN_RESET_TOKEN_EXPIRATION seconds, and following it confirms the address; without, a generated password is answered once as `initialPassword` and the address counts as confirmed (the admin vouches for it). Admins only; in the other modes the identity provider keeps the users (`invalid_request`).
+     */
+    post: operations['createUser'];
     delete?: never;
     options?: never;
     head?: never;
@@ -472,6 +496,26 @@ export interface paths {
     patch: operations['updateUser'];
     trace?: never;
   };
+  '/api/users/{id}/reset-password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mail a user a password reset link
+     * @description Sends a user of the built-in store the mail of forgot-password at once: a link to choose a new password, valid SVC_BUILTIN_RESET_TOKEN_EXPIRATION seconds; earlier links stop working. The current password keeps working until the link is used. Admins only; without mail (no SVC_SMTP_URL) it answers `conflict`: reset the password from the machine instead (`paddock-dashboard users reset-password`).
+     */
+    post: operations['sendUserResetMail'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/workspaces': {
     parameters: {
       query?: never;
@@ -485,7 +529,11 @@ export interface paths {
      */
     get: operations['listWorkspaces'];
     put?: never;
-    post?: never;
+    /**
+     * Create a workspace
+     * @description Creates a Workspace, for the dashboard’s admins. The body is the Workspace’s `name` (a DNS-1123 label) and the fields of its spec, checked against the resource definition’s schema with unknown fields refused. `namespace` defaults to `{name: <name>, create: true}`. Unless `roleBindings` or `directGrants` name an owner (an owner binding, an unexpired owner grant), the creator becomes its owner through a direct grant of their username. The answer is the workspace as its creator sees it; null when the creator holds no role in it.
+     */
+    post: operations['createWorkspace'];
     delete?: never;
     options?: never;
     head?: never;
@@ -706,6 +754,46 @@ export interface paths {
      */
     put: operations['putWorkspaceAccess'];
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/workspaces/{name}/toolregistries/{registry}/tools': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tools of a tool registry, discovered live
+     * @description Discovers the registry’s handlers now (or reuses a discovery of the last seconds) and answers each tool with its description, input schema, endpoint and status, and each handler with why it could not be reached. mcp stdio handlers are never run by the dashboard: their tools are listed from the status, without schema.
+     */
+    get: operations['listRegistryTools'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/workspaces/{name}/toolregistries/{registry}/tools/{tool}/call': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Try a tool of a tool registry
+     * @description Calls the tool with the arguments, through its handler’s protocol and timeout, as an agent would, and answers what it returned and how long it took. A tool that fails answers 200 with `isError`. Needs the dashboard role editor or admin and the workspace role owner or editor. The call is logged with its caller, never its argument values.
+     */
+    post: operations['callRegistryTool'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1160,6 +1248,12 @@ export interface components {
       password: string;
       displayName?: string | null;
     };
+    ChangePassword: {
+      /** @description The password the user signs in with now */
+      currentPassword: string;
+      /** @description At least SVC_BUILTIN_MIN_PASSWORD_LENGTH characters, at most 1024 */
+      newPassword: string;
+    };
     Condition: {
       /** @description The condition, in CamelCase, such as Ready. */
       type: string;
@@ -1179,6 +1273,13 @@ export interface components {
        * @description The metadata.generation this condition was set from.
        */
       observedGeneration?: number;
+    };
+    CreatedUser: {
+      user: components['schemas']['AdminUser'];
+      /** @description Without mail (no SVC_SMTP_URL): the generated password, answered this once, for the admin to hand over. The user changes it after signing in. */
+      initialPassword?: string;
+      /** @description With mail: the user was sent a link to choose their password (valid SVC_BUILTIN_RESET_TOKEN_EXPIRATION seconds); no password is answered. */
+      setPasswordMailSent: boolean;
     };
     EmailOnly: {
       email: string;
@@ -1266,6 +1367,214 @@ export interface components {
       name: string;
       expiresInDays?: number | null;
     };
+    NewUser: {
+      /** @description 2 to 64 letters, digits, `.`, `_` and `-`, starting with a letter or digit (no `@`) */
+      username: string;
+      email: string;
+      displayName?: string | null;
+      /** @description The role override; left out or null: the role follows the groups */
+      role?: components['schemas']['Role'] | null;
+      groups?: string[];
+    };
+    NewWorkspace: {
+      /** @description The Workspace object’s name: lowercase letters, digits and hyphens, starting and ending with a letter or digit, at most 63 characters. */
+      name: string;
+      /** @description The name shown in the dashboard. */
+      displayName: string;
+      description?: string;
+      /**
+       * @description Default: "development".
+       * @enum {string}
+       */
+      environment?: 'development' | 'staging' | 'production';
+      /** @description Labels applied to every resource in the workspace. */
+      defaultTags?: {
+        [key: string]: string;
+      };
+      /** @description The namespace of the workspace; absent: `{name: <name>, create: true}`. */
+      namespace?: {
+        /** @description The namespace’s name; absent: the workspace’s name. */
+        name?: string;
+        /** @description Create the namespace when it does not exist; false: it must exist already. Default here: true. */
+        create?: boolean;
+        /** @description Labels set on the namespace. */
+        labels?: {
+          [key: string]: string;
+        };
+        /** @description Annotations set on the namespace. */
+        annotations?: {
+          [key: string]: string;
+        };
+      };
+      /** @description Identity-provider groups and ServiceAccounts granted a role. */
+      roleBindings?: {
+        groups?: string[];
+        serviceAccounts?: {
+          name: string;
+          namespace: string;
+        }[];
+        /**
+         * @description owner: full control including members; editor: create and modify resources; viewer: read-only.
+         * @enum {string}
+         */
+        role: 'owner' | 'editor' | 'viewer';
+      }[];
+      /** @description Individual users, for exceptions; groups are preferred. */
+      directGrants?: {
+        user: string;
+        /**
+         * @description owner: full control including members; editor: create and modify resources; viewer: read-only.
+         * @enum {string}
+         */
+        role: 'owner' | 'editor' | 'viewer';
+        /**
+         * Format: date-time
+         * @description When a temporary grant ends (RFC 3339).
+         */
+        expires?: string;
+      }[];
+      /** @description Editor or owner lets anonymous users modify resources: isolated development only. */
+      anonymousAccess?: {
+        enabled: boolean;
+        /**
+         * @description owner: full control including members; editor: create and modify resources; viewer: read-only. Default: "viewer".
+         * @enum {string}
+         */
+        role?: 'owner' | 'editor' | 'viewer';
+      };
+      quotas?: {
+        compute?: {
+          requests?: {
+            /** @description Total CPU, such as 4 or 500m. */
+            cpu?: number | string;
+            /** @description Total memory, such as 8Gi. */
+            memory?: number | string;
+          };
+          limits?: {
+            /** @description Total CPU, such as 4 or 500m. */
+            cpu?: number | string;
+            /** @description Total memory, such as 8Gi. */
+            memory?: number | string;
+          };
+        };
+        objects?: {
+          /** @description Maximum ConfigMaps. */
+          configmaps?: number;
+          /** @description Maximum Secrets. */
+          secrets?: number;
+          /** @description Maximum PersistentVolumeClaims. */
+          persistentvolumeclaims?: number;
+        };
+        arena?: {
+          /** @description Maximum Arena jobs running at once. */
+          maxConcurrentJobs?: number;
+          /** @description Maximum Arena jobs started per day. */
+          maxJobsPerDay?: number;
+          /** @description Maximum workers of one Arena job. */
+          maxWorkersPerJob?: number;
+        };
+        agents?: {
+          /** @description Maximum AgentRuntimes. */
+          maxAgentRuntimes?: number;
+          /** @description Maximum replicas of one AgentRuntime. */
+          maxReplicasPerAgent?: number;
+        };
+      };
+      networkPolicy?: {
+        /** @description Generate the NetworkPolicy workspace-{name}-isolation. Default: false. */
+        isolate?: boolean;
+        /** @description Allow egress to the internet (0.0.0.0/0 less private ranges). Default: true. */
+        allowExternalAPIs?: boolean;
+        /** @description Allow traffic with namespaces labeled paddock.dev/shared: "true". Default: true. */
+        allowSharedNamespaces?: boolean;
+        /** @description Also allow egress to 10.0.0.0/8, 172.16.0.0/12 and 192.168.0.0/16. Default: false. */
+        allowPrivateNetworks?: boolean;
+        /** @description Extra ingress sources. */
+        allowFrom?: {
+          peers?: {
+            namespaceSelector?: {
+              /** @description Namespaces with all these labels. */
+              matchLabels?: {
+                [key: string]: string;
+              };
+            };
+            podSelector?: {
+              /** @description Pods with all these labels. */
+              matchLabels?: {
+                [key: string]: string;
+              };
+            };
+            ipBlock?: {
+              /** @description An IPv4 or IPv6 CIDR. */
+              cidr: string;
+              /** @description CIDRs inside cidr to leave out. */
+              except?: string[];
+            };
+          }[];
+          /** @description All ports when omitted. */
+          ports?: {
+            /**
+             * @description Default: "TCP".
+             * @enum {string}
+             */
+            protocol?: 'TCP' | 'UDP' | 'SCTP';
+            /** @description The port number. */
+            port?: number;
+          }[];
+        }[];
+        /** @description Extra egress destinations. */
+        allowTo?: {
+          peers?: {
+            namespaceSelector?: {
+              /** @description Namespaces with all these labels. */
+              matchLabels?: {
+                [key: string]: string;
+              };
+            };
+            podSelector?: {
+              /** @description Pods with all these labels. */
+              matchLabels?: {
+                [key: string]: string;
+              };
+            };
+            ipBlock?: {
+              /** @description An IPv4 or IPv6 CIDR. */
+              cidr: string;
+              /** @description CIDRs inside cidr to leave out. */
+              except?: string[];
+            };
+          }[];
+          /** @description All ports when omitted. */
+          ports?: {
+            /**
+             * @description Default: "TCP".
+             * @enum {string}
+             */
+            protocol?: 'TCP' | 'UDP' | 'SCTP';
+            /** @description The port number. */
+            port?: number;
+          }[];
+        }[];
+      };
+      costControls?: {
+        /** @description Daily budget in USD, such as 25.00. */
+        dailyBudget?: string;
+        /** @description Monthly budget in USD. */
+        monthlyBudget?: string;
+        /**
+         * @description warn: log warnings; pauseJobs: pause Arena jobs; block: block new API requests. Default: "warn".
+         * @enum {string}
+         */
+        budgetExceededAction?: 'warn' | 'pauseJobs' | 'block';
+        alertThresholds?: {
+          /** @description Percent of a budget spent. */
+          percent: number;
+          /** @description Recipient addresses. */
+          notify?: string[];
+        }[];
+      };
+    };
+    NoFields: Record<string, never>;
     OneRun: {
       run: components['schemas']['Run'];
     };
@@ -1306,6 +1615,32 @@ export interface components {
       checks: {
         [key: string]: boolean;
       };
+      /** @description Why each failing check fails, for the checks that say */
+      reasons?: {
+        [key: string]: string;
+      };
+    };
+    /** @description A handler of a registry, as its discovery went */
+    RegistryHandler: {
+      name: string;
+      type: 'http' | 'grpc' | 'mcp' | 'openapi';
+      /** @description reached: it offered tools; failed: it could not be reached or offered none (see error); skipped: not run by the dashboard (mcp stdio). */
+      state: 'reached' | 'failed' | 'skipped';
+      error: string | null;
+    };
+    /** @description A tool of a registry as discovered just now */
+    RegistryToolDetails: {
+      handlerName: string;
+      name: string;
+      status: 'Available' | 'Unavailable' | 'Unknown';
+      endpoint: string | null;
+      error: string | null;
+      description: string | null;
+      inputSchema: {
+        [key: string]: unknown;
+      } | null;
+      /** @description Whether the dashboard can call it (try it). */
+      callable: boolean;
     };
     /**
      * @description The dashboard role, which decides what the user may do
@@ -1431,6 +1766,16 @@ export interface components {
     Success: {
       /** @constant */
       success: true;
+    };
+    ToolCallResult: {
+      tool: string;
+      handlerName: string;
+      /** @description What the tool answered (cut when very long). */
+      text: string;
+      /** @description The tool failed, could not be reached or ran out of time. */
+      isError: boolean;
+      /** @description How long the call took. */
+      durationMs: number;
     };
     ToolRegistry: {
       name: string;
@@ -2140,6 +2485,180 @@ export interface operations {
           'application/json': {
             /** @enum {unknown} */
             error?: 'misdirected_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Internal error (`internal_error`).
+       *
+       *     - `internal_error`: An unexpected failure; the message says nothing of it, the log does.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'internal_error';
+          } & components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  builtinChangePassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ChangePassword'];
+      };
+    };
+    responses: {
+      /** @description Changed; this session goes on. */
+      200: {
+        headers: {
+          /** @description The session cookie (`svc_session`, or SVC_SESSION_COOKIE_NAME; split into `.1`, `.2` chunks when large): encrypted, `HttpOnly; Secure; SameSite=Lax; Path=/`. */
+          'Set-Cookie'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Success'];
+        };
+      };
+      /**
+       * @description Bad request (`invalid_request`, `password_too_short`).
+       *
+       *     - `invalid_request`: Not builtin mode; the caller is not a user of the built-in store; or a field is not acceptable (the message names it).
+       *     - `invalid_request`: The body is not a JSON object, or does not match its schema.
+       *     - `password_too_short`: The new password is shorter than SVC_BUILTIN_MIN_PASSWORD_LENGTH.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'invalid_request' | 'password_too_short';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unauthorized (`invalid_credentials`, `unauthorized`).
+       *
+       *     - `invalid_credentials`: The current password is wrong.
+       *     - `unauthorized`: No valid credential: none in oauth or builtin mode (or a session that ended), no user header from a trusted peer in proxy mode, or an API key or bearer token that is malformed, invalid, revoked or expired (a failed credential never falls back to another identity).
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'invalid_credentials' | 'unauthorized';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Forbidden (`forbidden`).
+       *
+       *     - `forbidden`: Proxy mode: the user is not registered (SVC_AUTH_PROXY_AUTO_SIGNUP=false) or is disabled.
+       *     - `forbidden`: Cross-site request refused: without a credential header, a request carrying the session cookie must come from the dashboard’s origin (Origin, else Referer).
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'forbidden';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Payload too large (`payload_too_large`).
+       *
+       *     - `payload_too_large`: The body is over 64 KiB.
+       */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'payload_too_large';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unsupported media type (`unsupported_media_type`).
+       *
+       *     - `unsupported_media_type`: The body is not `application/json`.
+       */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unsupported_media_type';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Misdirected request (`misdirected_request`).
+       *
+       *     - `misdirected_request`: The Host header is not a name of this dashboard: SVC_BASE_URL’s host, or without it `localhost`, `127.0.0.1`, `[::1]` and the listen address, with the port (DNS rebinding).
+       */
+      421: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'misdirected_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Locked (`account_locked`).
+       *
+       *     - `account_locked`: Too many wrong passwords for this account from this address: try again later.
+       */
+      423: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'account_locked';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Too many requests (`rate_limited`).
+       *
+       *     - `rate_limited`: The password hashing queue is full: wait the seconds of `Retry-After`.
+       */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'rate_limited';
           } & components['schemas']['Error'];
         };
       };
@@ -4036,6 +4555,178 @@ export interface operations {
       };
     };
   };
+  createUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['NewUser'];
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedUser'];
+        };
+      };
+      /**
+       * @description Bad request (`invalid_request`).
+       *
+       *     - `invalid_request`: Not builtin mode, or a field is missing or not acceptable (the message names it).
+       *     - `invalid_request`: The body is not a JSON object, or does not match its schema.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'invalid_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unauthorized (`unauthorized`).
+       *
+       *     - `unauthorized`: No valid credential: none in oauth or builtin mode (or a session that ended), no user header from a trusted peer in proxy mode, or an API key or bearer token that is malformed, invalid, revoked or expired (a failed credential never falls back to another identity).
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unauthorized';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Forbidden (`forbidden`).
+       *
+       *     - `forbidden`: Only admins create users and send reset mails.
+       *     - `forbidden`: Proxy mode: the user is not registered (SVC_AUTH_PROXY_AUTO_SIGNUP=false) or is disabled.
+       *     - `forbidden`: Cross-site request refused: without a credential header, a request carrying the session cookie must come from the dashboard’s origin (Origin, else Referer).
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'forbidden';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Conflict (`email_exists`, `username_exists`).
+       *
+       *     - `email_exists`: The e-mail address is already registered.
+       *     - `username_exists`: The username is taken.
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'email_exists' | 'username_exists';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Payload too large (`payload_too_large`).
+       *
+       *     - `payload_too_large`: The body is over 64 KiB.
+       */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'payload_too_large';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unsupported media type (`unsupported_media_type`).
+       *
+       *     - `unsupported_media_type`: The body is not `application/json`.
+       */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unsupported_media_type';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Misdirected request (`misdirected_request`).
+       *
+       *     - `misdirected_request`: The Host header is not a name of this dashboard: SVC_BASE_URL’s host, or without it `localhost`, `127.0.0.1`, `[::1]` and the listen address, with the port (DNS rebinding).
+       */
+      421: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'misdirected_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Too many requests (`rate_limited`).
+       *
+       *     - `rate_limited`: The password hashing queue is full: wait the seconds of `Retry-After`.
+       */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'rate_limited';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Internal error (`internal_error`).
+       *
+       *     - `internal_error`: An unexpected failure; the message says nothing of it, the log does.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'internal_error';
+          } & components['schemas']['Error'];
+        };
+      };
+    };
+  };
   updateUser: {
     parameters: {
       query?: never;
@@ -4127,6 +4818,180 @@ export interface operations {
           'application/json': {
             /** @enum {unknown} */
             error?: 'not_found';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Payload too large (`payload_too_large`).
+       *
+       *     - `payload_too_large`: The body is over 64 KiB.
+       */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'payload_too_large';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unsupported media type (`unsupported_media_type`).
+       *
+       *     - `unsupported_media_type`: The body is not `application/json`.
+       */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unsupported_media_type';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Misdirected request (`misdirected_request`).
+       *
+       *     - `misdirected_request`: The Host header is not a name of this dashboard: SVC_BASE_URL’s host, or without it `localhost`, `127.0.0.1`, `[::1]` and the listen address, with the port (DNS rebinding).
+       */
+      421: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'misdirected_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Internal error (`internal_error`).
+       *
+       *     - `internal_error`: An unexpected failure; the message says nothing of it, the log does.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'internal_error';
+          } & components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  sendUserResetMail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The user’s `id`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['NoFields'];
+      };
+    };
+    responses: {
+      /** @description The mail went out. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Success'];
+        };
+      };
+      /**
+       * @description Bad request (`invalid_request`).
+       *
+       *     - `invalid_request`: Not builtin mode; the user is not of the built-in store, is disabled or has no e-mail address.
+       *     - `invalid_request`: The body is not a JSON object, or does not match its schema.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'invalid_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unauthorized (`unauthorized`).
+       *
+       *     - `unauthorized`: No valid credential: none in oauth or builtin mode (or a session that ended), no user header from a trusted peer in proxy mode, or an API key or bearer token that is malformed, invalid, revoked or expired (a failed credential never falls back to another identity).
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unauthorized';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Forbidden (`forbidden`).
+       *
+       *     - `forbidden`: Only admins create users and send reset mails.
+       *     - `forbidden`: Proxy mode: the user is not registered (SVC_AUTH_PROXY_AUTO_SIGNUP=false) or is disabled.
+       *     - `forbidden`: Cross-site request refused: without a credential header, a request carrying the session cookie must come from the dashboard’s origin (Origin, else Referer).
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'forbidden';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Not found (`not_found`).
+       *
+       *     - `not_found`: No such user.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'not_found';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Conflict (`conflict`).
+       *
+       *     - `conflict`: No mail can be sent: SVC_SMTP_URL is not set.
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'conflict';
           } & components['schemas']['Error'];
         };
       };
@@ -4309,6 +5174,179 @@ export interface operations {
        * @description Unavailable (`unavailable`).
        *
        *     - `unavailable`: No cluster is configured.
+       */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unavailable';
+          } & components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createWorkspace: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['NewWorkspace'];
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            workspace: components['schemas']['WorkspaceDetails'] | null;
+          };
+        };
+      };
+      /**
+       * @description Bad request (`invalid_request`).
+       *
+       *     - `invalid_request`: A missing, unknown or malformed field, named by its path (body.namespace.name); no owner named by an anonymous creator; or the cluster found the Workspace invalid (the message says why).
+       *     - `invalid_request`: The body is not a JSON object, or does not match its schema.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'invalid_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unauthorized (`unauthorized`).
+       *
+       *     - `unauthorized`: No valid credential: none in oauth or builtin mode (or a session that ended), no user header from a trusted peer in proxy mode, or an API key or bearer token that is malformed, invalid, revoked or expired (a failed credential never falls back to another identity).
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unauthorized';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Forbidden (`forbidden`).
+       *
+       *     - `forbidden`: The dashboard role is not admin; or the cluster refused the dashboard’s identity.
+       *     - `forbidden`: Proxy mode: the user is not registered (SVC_AUTH_PROXY_AUTO_SIGNUP=false) or is disabled.
+       *     - `forbidden`: Cross-site request refused: without a credential header, a request carrying the session cookie must come from the dashboard’s origin (Origin, else Referer).
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'forbidden';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Conflict (`already_exists`).
+       *
+       *     - `already_exists`: A Workspace of that name exists, or another workspace has that namespace.
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'already_exists';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Payload too large (`payload_too_large`).
+       *
+       *     - `payload_too_large`: The body is over 64 KiB.
+       */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'payload_too_large';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unsupported media type (`unsupported_media_type`).
+       *
+       *     - `unsupported_media_type`: The body is not `application/json`.
+       */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unsupported_media_type';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Misdirected request (`misdirected_request`).
+       *
+       *     - `misdirected_request`: The Host header is not a name of this dashboard: SVC_BASE_URL’s host, or without it `localhost`, `127.0.0.1`, `[::1]` and the listen address, with the port (DNS rebinding).
+       */
+      421: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'misdirected_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Internal error (`internal_error`).
+       *
+       *     - `internal_error`: An unexpected failure; the message says nothing of it, the log does.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'internal_error';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unavailable (`unavailable`).
+       *
+       *     - `unavailable`: No cluster is configured, or it could not be reached.
        */
       503: {
         headers: {
@@ -6825,6 +7863,362 @@ export interface operations {
        *
        *     - `unavailable`: The cluster could not be reached.
        *     - `unavailable`: No cluster is configured.
+       */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unavailable';
+          } & components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listRegistryTools: {
+    parameters: {
+      query?: {
+        /** @description Discover again now instead of reusing a discovery of the last seconds. */
+        refresh?: boolean;
+      };
+      header?: never;
+      path: {
+        /** @description The workspace (the Workspace object’s name). */
+        name: string;
+        /** @description The tool registry (ToolRegistry) name. */
+        registry: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The registry’s tools and handlers. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            registry: string;
+            tools: components['schemas']['RegistryToolDetails'][];
+            handlers: components['schemas']['RegistryHandler'][];
+            /** Format: date-time */
+            discoveredAt: string;
+          };
+        };
+      };
+      /**
+       * @description Bad request (`invalid_request`).
+       *
+       *     - `invalid_request`: The cluster found the object invalid (the message says why).
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'invalid_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unauthorized (`unauthorized`).
+       *
+       *     - `unauthorized`: No valid credential: none in oauth or builtin mode (or a session that ended), no user header from a trusted peer in proxy mode, or an API key or bearer token that is malformed, invalid, revoked or expired (a failed credential never falls back to another identity).
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unauthorized';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Forbidden (`forbidden`).
+       *
+       *     - `forbidden`: The dashboard role may not view workspaces.
+       *     - `forbidden`: The cluster refused the workspace role’s ServiceAccount.
+       *     - `forbidden`: Proxy mode: the user is not registered (SVC_AUTH_PROXY_AUTO_SIGNUP=false) or is disabled.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'forbidden';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Not found (`not_found`).
+       *
+       *     - `not_found`: No such tool registry.
+       *     - `not_found`: No workspace of that name that the user holds a role in: one without a role answers as one that does not exist.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'not_found';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Misdirected request (`misdirected_request`).
+       *
+       *     - `misdirected_request`: The Host header is not a name of this dashboard: SVC_BASE_URL’s host, or without it `localhost`, `127.0.0.1`, `[::1]` and the listen address, with the port (DNS rebinding).
+       */
+      421: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'misdirected_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Internal error (`internal_error`).
+       *
+       *     - `internal_error`: An unexpected failure; the message says nothing of it, the log does.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'internal_error';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unavailable (`unavailable`).
+       *
+       *     - `unavailable`: No cluster is configured.
+       *     - `unavailable`: The workspace is not ready (its ServiceAccounts do not exist yet), no token could be minted for its role, or the cluster could not be reached.
+       */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unavailable';
+          } & components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  callRegistryTool: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The workspace (the Workspace object’s name). */
+        name: string;
+        /** @description The tool registry (ToolRegistry) name. */
+        registry: string;
+        /** @description The tool’s name, as its handler offers it. */
+        tool: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The tool’s arguments, per its input schema. */
+          arguments: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description What the tool answered. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            result: components['schemas']['ToolCallResult'];
+          };
+        };
+      };
+      /**
+       * @description Bad request (`invalid_request`).
+       *
+       *     - `invalid_request`: arguments is not a JSON object.
+       *     - `invalid_request`: The cluster found the object invalid (the message says why).
+       *     - `invalid_request`: The body is not a JSON object, or does not match its schema.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'invalid_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unauthorized (`unauthorized`).
+       *
+       *     - `unauthorized`: No valid credential: none in oauth or builtin mode (or a session that ended), no user header from a trusted peer in proxy mode, or an API key or bearer token that is malformed, invalid, revoked or expired (a failed credential never falls back to another identity).
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unauthorized';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Forbidden (`forbidden`).
+       *
+       *     - `forbidden`: The dashboard role or the workspace role does not allow trying tools (both must: editor or admin, and owner or editor).
+       *     - `forbidden`: The cluster refused the workspace role’s ServiceAccount.
+       *     - `forbidden`: Proxy mode: the user is not registered (SVC_AUTH_PROXY_AUTO_SIGNUP=false) or is disabled.
+       *     - `forbidden`: Cross-site request refused: without a credential header, a request carrying the session cookie must come from the dashboard’s origin (Origin, else Referer).
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'forbidden';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Not found (`not_found`).
+       *
+       *     - `not_found`: No such tool registry, or it offers no tool of that name.
+       *     - `not_found`: No workspace of that name that the user holds a role in: one without a role answers as one that does not exist.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'not_found';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Payload too large (`payload_too_large`).
+       *
+       *     - `payload_too_large`: The body is over 65536 bytes.
+       *     - `payload_too_large`: The body is over 64 KiB.
+       */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'payload_too_large';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unsupported media type (`unsupported_media_type`).
+       *
+       *     - `unsupported_media_type`: The body is not `application/json`.
+       */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'unsupported_media_type';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Misdirected request (`misdirected_request`).
+       *
+       *     - `misdirected_request`: The Host header is not a name of this dashboard: SVC_BASE_URL’s host, or without it `localhost`, `127.0.0.1`, `[::1]` and the listen address, with the port (DNS rebinding).
+       */
+      421: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'misdirected_request';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Internal error (`internal_error`).
+       *
+       *     - `internal_error`: An unexpected failure; the message says nothing of it, the log does.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'internal_error';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Bad gateway (`bad_gateway`).
+       *
+       *     - `bad_gateway`: The tool’s handler could not be reached, or the tool is not callable from the dashboard (mcp stdio); the message says why.
+       */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            error?: 'bad_gateway';
+          } & components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Unavailable (`unavailable`).
+       *
+       *     - `unavailable`: No cluster is configured.
+       *     - `unavailable`: The workspace is not ready (its ServiceAccounts do not exist yet), no token could be minted for its role, or the cluster could not be reached.
        */
       503: {
         headers: {

@@ -1,5 +1,6 @@
 import { Route, Routes } from 'react-router';
 import { AuthProvider, RequireAuth } from './auth';
+import { DocumentTitle } from './layout/document-title';
 import { Shell } from './layout/shell';
 import { PAGE_PATHS } from './page-paths';
 import { ForgotPasswordPage } from './pages/auth/forgot-password';
@@ -9,8 +10,10 @@ import { SignUpPage } from './pages/auth/signup';
 import { VerifyEmailPage } from './pages/auth/verify-email';
 import { NotFoundPage } from './pages/not-found';
 import { ApiKeysPage } from './pages/settings/api-keys';
+import { ChangePasswordPage } from './pages/settings/change-password';
 import { UsersPage } from './pages/settings/users';
 import { WorkspacesPage } from './pages/workspaces/list';
+import { NewWorkspacePage } from './pages/workspaces/new-workspace';
 import { WorkspacePage } from './pages/workspaces/workspace';
 
 /**
@@ -21,6 +24,7 @@ import { WorkspacePage } from './pages/workspaces/workspace';
 export function App() {
   return (
     <AuthProvider>
+      <DocumentTitle />
       <Routes>
         <Route path={PAGE_PATHS.login} element={<LoginPage />} />
         <Route path={PAGE_PATHS.signup} element={<SignUpPage />} />
@@ -37,7 +41,9 @@ export function App() {
           <Route index element={<WorkspacesPage />} />
           <Route path={PAGE_PATHS.workspace} element={<WorkspacePage />} />
           <Route path={PAGE_PATHS.apiKeys} element={<ApiKeysPage />} />
+          <Route path={PAGE_PATHS.changePassword} element={<ChangePasswordPage />} />
           <Route path={PAGE_PATHS.users} element={<UsersPage />} />
+          <Route path={PAGE_PATHS.newWorkspace} element={<NewWorkspacePage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

@@ -13,7 +13,9 @@ export const PAGE_PATHS = {
   verifyEmail: '/verify-email',
   workspace: '/workspaces/:name/*',
   apiKeys: '/settings/api-keys',
+  changePassword: '/settings/password',
   users: '/admin/users',
+  newWorkspace: '/admin/workspaces/new',
 } as const;
 
 /** The file of dist/ the build writes PAGE_PATHS' patterns to, as a JSON array. */

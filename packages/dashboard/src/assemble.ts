@@ -76,6 +76,7 @@ export function dashboardContext(config: DashboardConfig, parts: DashboardParts)
             resetTokenSeconds: config.SVC_BUILTIN_RESET_TOKEN_EXPIRATION,
             verificationTokenSeconds: config.SVC_BUILTIN_VERIFICATION_TOKEN_EXPIRATION,
             publicOrigin: origin,
+            mailConfigured: config.SVC_SMTP_URL !== undefined,
           },
           logger,
         )

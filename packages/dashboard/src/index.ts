@@ -9,3 +9,5 @@ export type { Store } from './store/types.js';
 export { ApiKeys } from './auth/apikeys/service.js';
 export { apiKeySigningKey } from './auth/apikeys/format.js';
 export { ARGON2_OPTIONS } from './builtin/passwords.js';
+export { storeOptionsOf, type StoreOptions } from './store/open.js';
+export { resetPasswordCommand, type ResetPasswordCommand } from './users-command.js';

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
 import { Kube } from '@paddock/kube';
 import {
   createLogger,
@@ -11,24 +12,31 @@ import {
   packageInfo,
   onlyOption,
   Shutdown,
+  UsageError,
 } from '@paddock/common';
 import { dashboardContext } from './assemble.js';
-import { loadDashboardConfig, type DashboardConfig } from './config.js';
+import { loadDashboardConfig } from './config.js';
 import { createDashboardApp } from './http/app.js';
 import { OAuthClient } from './oauth/client.js';
 import { withUserCache } from './store/cached-users.js';
 import { WorkspaceDirectory } from './workspaces/directory.js';
 import type { Workspaces } from './workspaces/service.js';
 import { WorkspaceTokens } from './workspaces/tokens.js';
-import { openStore } from './store/open.js';
+import { openStore, storeOptionsOf } from './store/open.js';
+import { resetPasswordCommand } from './users-command.js';
 
 export const USAGE = `Usage: paddock-dashboard [--kubeconfig FILE] [--help] [--version]
+       paddock-dashboard users reset-password USERNAME [--password-stdin]
 
 Serves the Paddock dashboard. Everything is configured through SVC_* environment variables
 (docs/dashboard/authentication.md): SVC_AUTH_MODE (anonymous, proxy, oauth, builtin),
 SVC_LISTEN_ADDR (default 127.0.0.1:3000), SVC_SESSION_SECRET, SVC_BUILTIN_SQLITE_PATH, ...
 Workspaces come from the cluster of --kubeconfig, else of KUBECONFIG, else the in-cluster
-configuration of its pod; with none of these the dashboard serves authentication only.`;
+configuration of its pod; with none of these the dashboard serves authentication only.
+
+users reset-password sets a new password for a built-in user in the store of the same SVC_*
+variables (the dashboard may be running) and ends the user's sessions: a generated password is
+printed, or one line is read from stdin with --password-stdin.`;
 
 /**
  * The workspaces of the cluster the dashboard is given, watched from the start. Without a cluster
@@ -56,16 +64,47 @@ function connectWorkspaces(
   return { directory, tokens: new WorkspaceTokens(kube), kube };
 }
 
-function storeOptions(config: DashboardConfig) {
-  return config.SVC_BUILTIN_STORE_TYPE === 'postgresql'
-    ? { kind: 'postgresql' as const, url: config.SVC_BUILTIN_POSTGRES_URL! }
-    : { kind: 'sqlite' as const, path: config.SVC_BUILTIN_SQLITE_PATH };
+/**
+ * `paddock-dashboard users reset-password <username> [--password-stdin]`: on the store of the
+ * dashboard's own SVC_* variables, so that `kubectl exec deploy/paddock-dashboard --
+ * paddock-dashboard users reset-password admin` works where the dashboard runs.
+ */
+async function usersCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: { 'password-stdin': { type: 'boolean' } },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const [action, username, ...rest] = parsed.positionals;
+  if (action !== 'reset-password') {
+    throw new UsageError(
+      action === undefined ? 'users needs a command' : `unknown users command "${action}"`,
+    );
+  }
+  if (username === undefined) throw new UsageError('reset-password needs a username');
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  const config = loadDashboardConfig(env, { randomSecret: () => '' });
+  process.exitCode = await resetPasswordCommand({
+    store: storeOptionsOf(config),
+    username,
+    passwordStdin: parsed.values['password-stdin'] === true,
+    minPasswordLength: config.SVC_BUILTIN_MIN_PASSWORD_LENGTH,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  });
 }
 
 /** `paddock-dashboard`: read the configuration, open the store, serve until a signal. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
   if (argv.includes('--help') || argv.includes('-h'))
     return void process.stdout.write(`${USAGE}\n`);
+  if (argv[0] === 'users') return usersCommand(argv.slice(1), env);
   const { version } = packageInfo(import.meta.url);
   if (argv.includes('--version')) return void process.stdout.write(`${version}\n`);
   const kubeconfig = onlyOption(argv, '--kubeconfig', 'a file');
@@ -79,7 +118,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
       'SVC_SESSION_SECRET is not set: a random one is used, so sessions (and API keys, unless SVC_AUTH_API_KEYS_SECRET is set) will not survive a restart',
     );
   }
-  const store = withUserCache(await openStore(storeOptions(config)));
+  const store = withUserCache(await openStore(storeOptionsOf(config)));
   const shutdown = new Shutdown({ logger }).add('store', () => store.close()).listen();
 
   const mailer = config.SVC_AUTH_MODE === 'builtin' ? mailerFrom(config, logger) : undefined;

@@ -63,6 +63,8 @@ describe('the permission table', () => {
       // The agent loop's runs through the door: viewers read them, editors also start and cancel.
       viewRuns: [true, true, true],
       startRuns: [false, true, true],
+      // Beyond the specification: creating Workspaces from the dashboard, for its admins.
+      createWorkspaces: [false, false, true],
     };
     assert.deepEqual(Object.keys(PERMISSIONS).sort(), Object.keys(expected).sort());
     for (const [action, [viewer, editor, admin]] of Object.entries(expected)) {

@@ -122,6 +122,7 @@ describe('builtin mode: sign-in', () => {
           resetTokenSeconds: 3600,
           verificationTokenSeconds: 3600,
           publicOrigin: 'https://paddock.example.com',
+          mailConfigured: false,
         },
         silentLogger(),
       );

@@ -19,12 +19,7 @@ export type {
 } from './custom-resource-definition.js';
 export { KINDS, type PaddockKind } from './resources/index.js';
 export { customResourceDefinitions } from './crds.js';
-export {
-  crdFiles,
-  GENERATE_COMMAND,
-  KUSTOMIZATION_FILE,
-  type GeneratedFile,
-} from './crd-files.js';
+export { crdFiles, GENERATE_COMMAND, KUSTOMIZATION_FILE, type GeneratedFile } from './crd-files.js';
 export { conditionSchema, type Condition } from './resources/condition.js';
 export {
   workspaceDefinition,

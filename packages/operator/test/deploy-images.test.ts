@@ -332,6 +332,18 @@ describe('the service images (deploy/images/Dockerfile)', () => {
     assert.ok(existsSync(join(root, 'packages', 'agent', 'bin', 'paddock-agent.js')));
   });
 
+  it('has paddock-dashboard on the PATH of the dashboard image, for its users command', () => {
+    const { final } = targetOf(stages(DOCKERFILE), 'dashboard');
+    assert.ok(
+      final.some(
+        (i) =>
+          i.keyword === 'RUN' &&
+          i.args ===
+            'ln -s /app/packages/dashboard/bin/paddock-dashboard.js /usr/local/bin/paddock-dashboard',
+      ),
+    );
+  });
+
   it('leave out of the build context what must not go in: .dockerignore', () => {
     const entries = readFileSync(join(root, '.dockerignore'), 'utf8')
       .split('\n')

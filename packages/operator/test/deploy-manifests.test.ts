@@ -676,7 +676,7 @@ describe('the base on the embedded cluster, each component as its own ServiceAcc
     assert.doesNotMatch(operator?.output() ?? '', /forbidden/i);
   });
 
-  it('lets the dashboard’s ServiceAccount read Workspaces, mint workspace tokens and read the proof key, and nothing more', async () => {
+  it('lets the dashboard’s ServiceAccount read and create Workspaces, mint workspace tokens and read the proof key, and nothing more', async () => {
     const workspaceKind = KINDS.find((k) => k.kind === 'Workspace')!;
     await cluster.kube.resource<Workspace>(workspaceKind).create({
       apiVersion: 'paddock.dev/v1alpha1',
@@ -728,15 +728,14 @@ describe('the base on the embedded cluster, each component as its own ServiceAcc
       dashboard.resource(CORE_KINDS.namespace).create({ metadata: { name: 'not-allowed' } }),
       ForbiddenError,
     );
-    await assert.rejects(
-      workspaces.create({
-        apiVersion: 'paddock.dev/v1alpha1',
-        kind: 'Workspace',
-        metadata: { name: 'not-allowed' },
-        spec: { displayName: 'No', namespace: { name: 'no' } },
-      }),
-      ForbiddenError,
-    );
+    // It creates Workspaces for the dashboard's admins, and never deletes one.
+    await workspaces.create({
+      apiVersion: 'paddock.dev/v1alpha1',
+      kind: 'Workspace',
+      metadata: { name: 'dashboard-made' },
+      spec: { displayName: 'Made', namespace: { name: 'team-made', create: true } },
+    });
+    await assert.rejects(workspaces.delete('dashboard-made'), ForbiddenError);
   });
 
   it('gives the operator’s ServiceAccount nothing beyond its roles', async () => {

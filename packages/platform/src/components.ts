@@ -32,18 +32,34 @@ const OPERATOR_PORT_OFFSET = 1;
 /** The local dashboard's initial admin. */
 export const LOCAL_ADMIN_USERNAME = 'admin';
 
+/** The file of the local secrets, in the local dashboard's folder. */
+const SECRETS_FILE = 'secrets.json';
+
 interface LocalSecrets {
   sessionSecret: string;
   adminPassword: string;
 }
 
+/** The local dashboard's folder under the data folder. */
+function localDashboardDir(dataDir: string): string {
+  return join(dataDir, 'dashboard');
+}
+
+/** The local dashboard's users and sessions (its SQLite store). */
+export function localUserStore(dataDir: string): string {
+  return join(localDashboardDir(dataDir), 'users.db');
+}
+
 /**
  * The local dashboard's session secret and initial admin password, made at the first start and
  * kept (mode 0600) under the data folder, so sessions survive restarts and the password can be
- * shown at every start.
+ * shown at every start. The password is only the initial one: the dashboard creates the admin
+ * with it when its store has no admin, and a password changed later (in the dashboard, or with
+ * `paddock users reset-password`) lives in the store alone; the file is left as it is, so that
+ * it seeds a fresh store the same way.
  */
 async function localSecrets(dir: string): Promise<LocalSecrets> {
-  const file = join(dir, 'secrets.json');
+  const file = join(dir, SECRETS_FILE);
   try {
     return JSON.parse(await readFile(file, 'utf8')) as LocalSecrets;
   } catch {
@@ -80,7 +96,7 @@ export async function localComponents(platform: LocalPlatform): Promise<Componen
   const cluster = embedded
     ? [embeddedCluster(platform), operator(platform), localNode(platform), sampleDoor(platform)]
     : [];
-  const dashboardDir = join(platform.dataDir, 'dashboard');
+  const dashboardDir = localDashboardDir(platform.dataDir);
   const secrets = await localSecrets(dashboardDir);
   return [
     ...cluster,
@@ -96,7 +112,7 @@ export async function localComponents(platform: LocalPlatform): Promise<Componen
       env: {
         SVC_AUTH_MODE: 'builtin',
         SVC_LISTEN_ADDR: `${host}:${dashboardPort}`,
-        SVC_BUILTIN_SQLITE_PATH: join(dashboardDir, 'users.db'),
+        SVC_BUILTIN_SQLITE_PATH: localUserStore(platform.dataDir),
         SVC_SESSION_SECRET: secrets.sessionSecret,
         SVC_BUILTIN_ADMIN_USERNAME: LOCAL_ADMIN_USERNAME,
         SVC_BUILTIN_ADMIN_PASSWORD: secrets.adminPassword,
@@ -104,8 +120,9 @@ export async function localComponents(platform: LocalPlatform): Promise<Componen
       readyUrl: url(host, dashboardPort, '/readyz'),
       banner: [
         `web UI and API:           ${url(host, dashboardPort, '/')}`,
-        `initial admin:            ${LOCAL_ADMIN_USERNAME} / ${secrets.adminPassword}`,
-        `users and sessions:       ${join(dashboardDir, 'users.db')}`,
+        `initial admin:            ${LOCAL_ADMIN_USERNAME} / ${secrets.adminPassword} (kept in ${join(dashboardDir, SECRETS_FILE)}; a password changed in the dashboard is not written there)`,
+        `reset a password:         npx paddock users reset-password ${LOCAL_ADMIN_USERNAME} --data ${platform.dataDir}`,
+        `users and sessions:       ${localUserStore(platform.dataDir)}`,
         ...(embedded
           ? [
               `sample agent's workspace: ${url(host, dashboardPort, '/workspaces/sample/agents/sample-agent?tab=files')} (files, changes, terminal, MCP and SSH settings)`,

@@ -37,7 +37,7 @@ const LOGOUT_EVERYWHERE_PATH = '/api/auth/logout-everywhere';
 
 /**
  * The header's account button: a disclosure that opens the user's name, email, role and provider,
- * links to their API keys, sign-out and sign-out everywhere. Escape (or a click or focus elsewhere) closes it; Escape
+ * links to their API keys and (a Paddock account) Change password, sign-out and sign-out everywhere. Escape (or a click or focus elsewhere) closes it; Escape
  * brings the focus back to the button.
  */
 export function UserMenu() {
@@ -86,6 +86,8 @@ export function UserMenu() {
   const canSignOut = !anonymous && config.mode !== 'proxy';
   const showKeys = !anonymous && config.apiKeysEnabled;
   const showUsers = user.role === 'admin' && config.mode === 'builtin';
+  // Only a Paddock account has a password here (not one signed in with an API key).
+  const showPassword = user.provider === 'builtin' && config.mode === 'builtin';
 
   const close = () => setOpen(false);
   const doSignOut = async (everywhere: boolean) => {
@@ -157,12 +159,19 @@ export function UserMenu() {
             </dl>
           </>
         )}
-        {(showKeys || showUsers) && (
+        {(showKeys || showUsers || showPassword) && (
           <ul className="user-menu-links">
             {showKeys && (
               <li>
                 <Link to="/settings/api-keys" onClick={close}>
                   API keys
+                </Link>
+              </li>
+            )}
+            {showPassword && (
+              <li>
+                <Link to="/settings/password" onClick={close}>
+                  Change password
                 </Link>
               </li>
             )}

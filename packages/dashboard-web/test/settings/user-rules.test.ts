@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  EMPTY_NEW_USER,
   FROM_GROUPS,
   PAGE_SIZE,
+  newUserBody,
+  newUserProblems,
   isChange,
   noUsersText,
   offsetOf,
@@ -200,6 +203,60 @@ describe('userMessages', () => {
     assert.equal(
       userMessages.notChanged('dave', 42),
       'dave was not changed. Something went wrong.',
+    );
+  });
+});
+
+describe('the New user form', () => {
+  it('sends what was typed, trimmed, leaving out blanks and a role from the groups', () => {
+    const cases: Array<[Partial<typeof EMPTY_NEW_USER>, ReturnType<typeof newUserBody>]> = [
+      [
+        { username: ' ada ', email: 'ada@example.com ' },
+        { username: 'ada', email: 'ada@example.com' },
+      ],
+      [
+        {
+          username: 'ada',
+          email: 'ada@example.com',
+          displayName: ' Ada L. ',
+          role: 'editor',
+          groups: 'devs, ops,, devs',
+        },
+        {
+          username: 'ada',
+          email: 'ada@example.com',
+          displayName: 'Ada L.',
+          role: 'editor',
+          groups: ['devs', 'ops'],
+        },
+      ],
+      [
+        { username: 'ada', email: 'ada@example.com', displayName: '  ', role: FROM_GROUPS },
+        { username: 'ada', email: 'ada@example.com' },
+      ],
+    ];
+    for (const [draft, body] of cases) {
+      assert.deepEqual(newUserBody({ ...EMPTY_NEW_USER, ...draft }), body);
+    }
+  });
+
+  it('names a missing username or an address that is none before sending', () => {
+    assert.deepEqual(newUserProblems({ username: 'ada', email: 'ada@example.com' }), {});
+    assert.deepEqual(Object.keys(newUserProblems({ username: '', email: 'nope' })).sort(), [
+      'email',
+      'username',
+    ]);
+  });
+
+  it('says who got which mail', () => {
+    assert.equal(userMessages.created('ada', null), 'Created ada.');
+    assert.match(
+      userMessages.created('ada', 'ada@example.com'),
+      /link to choose their password went to ada@example.com/,
+    );
+    assert.equal(
+      userMessages.resetNotSent('ada', apiError('conflict', 'no mail can be sent')),
+      'No reset mail went to ada. No mail can be sent.',
     );
   });
 });

@@ -25,6 +25,8 @@ export const PERMISSIONS = {
   viewRuns: ['viewer', 'editor', 'admin'],
   /** Starting a run of the agent loop, and cancelling one. */
   startRuns: ['editor', 'admin'],
+  /** Creating Workspaces from the dashboard: the platform's owners. */
+  createWorkspaces: ['admin'],
   manageAllApiKeys: ['admin'],
   viewAllUsers: ['admin'],
 } as const satisfies Record<string, readonly Role[]>;

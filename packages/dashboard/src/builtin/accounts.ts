@@ -1,9 +1,21 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from '@paddock/common';
+import type { Role } from '../auth/user.js';
 import { DashboardError } from '../errors.js';
-import { UniqueViolation, type Store, type TokenPurpose, type UserRecord } from '../store/types.js';
+import {
+  UniqueViolation,
+  type NewUser,
+  type Store,
+  type TokenPurpose,
+  type UserRecord,
+} from '../store/types.js';
 import type { Mailer } from '@paddock/common';
-import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.js';
+import {
+  hashPassword,
+  MAX_PASSWORD_CHARS,
+  verifyAgainstNothing,
+  verifyPassword,
+} from './passwords.js';
 import { PasswordQueue } from './password-queue.js';
 import {
   ACCOUNT_ATTACK_FAILURES,
@@ -26,6 +38,34 @@ export interface AccountPolicy {
   verificationTokenSeconds: number;
   /** Where the links of mails point: `{origin}/reset-password?token=…`, `{origin}/verify-email?token=…`. */
   publicOrigin: string;
+  /** Whether mails really go out (SVC_SMTP_URL), rather than only into the log. */
+  mailConfigured: boolean;
+}
+
+/** A user an admin creates: the fields of sign-up without the password, plus role and groups. */
+export interface NewAccountRequest {
+  username: unknown;
+  email: unknown;
+  displayName?: unknown;
+  roleOverride?: Role | null;
+  groups?: string[];
+}
+
+/**
+ * A user an admin created: with mail, the user was sent a link to choose a password; without,
+ * `initialPassword` is the generated one, shown to the admin once.
+ */
+export interface CreatedAccount {
+  user: UserRecord;
+  initialPassword?: string;
+  setPasswordMailSent: boolean;
+}
+
+/** Random bytes of a generated password (24 base64url characters, 144 bits). */
+export const GENERATED_PASSWORD_BYTES = 18;
+
+export function generatedPassword(): string {
+  return randomBytes(GENERATED_PASSWORD_BYTES).toString('base64url');
 }
 
 export interface SignupRequest {
@@ -54,8 +94,8 @@ const MAX_TOKEN_CHARS = 128;
 export const MAIL_COOLDOWN_MS = 10 * 60 * 1000;
 
 /**
- * The built-in user store's rules: sign-in with lockout, sign-up, e-mail verification and password
- * reset. Failed sign-ins are counted per (account, source) when the identifier names an account
+ * The built-in user store's rules: sign-in with lockout, sign-up, e-mail verification, password
+ * reset and change, and the accounts admins create. Failed sign-ins are counted per (account, source) when the identifier names an account
  * and per (identifier, source) otherwise, answered identically and after the same argon2 work, so
  * neither the answer, its timing nor the lockout tells which accounts exist. Every argon2
  * computation goes through one bounded queue, which sheds load with 429 instead of queueing.
@@ -89,35 +129,15 @@ export class Accounts {
     }
     const normalized = identifier.normalize('NFC');
     const account = await this.store.users.findBuiltinByLogin(normalized);
-    const accountOf = accountKey(account?.id, normalized);
-    const pair = pairKey(accountOf, source);
-    // A locked pair is refused before any argon2 work, the same way for every identifier.
-    const lockedUntil = await this.store.loginFailures.lockedUntil(pair, now);
-    if (lockedUntil !== null) throw this.locked(lockedUntil - now);
-    const ok = await this.queue.run(() =>
-      account?.passwordHash
-        ? verifyPassword(account.passwordHash, password)
-        : verifyAgainstNothing(password).then(() => false),
+    const ok = await this.passwordMatches(
+      account,
+      accountKey(account?.id, normalized),
+      password,
+      source,
+      now,
     );
-    if (!ok || !account) {
-      const attack = attackKey(accountOf);
-      const underAttack = (await this.store.loginFailures.lockedUntil(attack, now)) !== null;
-      await this.store.loginFailures.recordFailure(
-        attack,
-        now,
-        ACCOUNT_ATTACK_FAILURES,
-        ACCOUNT_ATTACK_WINDOW_MS,
-      );
-      const lockEnd = await this.store.loginFailures.recordFailure(
-        pair,
-        now,
-        attemptsPerSource(this.policy.maxFailedAttempts, underAttack),
-        this.policy.lockoutSeconds * 1000,
-        LOCKOUT_BACKOFF,
-      );
-      if (lockEnd !== null) throw this.locked(lockEnd - now);
+    if (!ok || !account)
       throw new DashboardError('invalid_credentials', 'wrong username or password');
-    }
     if (account.disabled) throw new DashboardError('forbidden', 'this account is disabled');
     if (this.policy.verifyEmail && !account.emailVerified) {
       throw new DashboardError(
@@ -125,8 +145,102 @@ export class Accounts {
         'confirm your e-mail address first; see the mail we sent',
       );
     }
-    await this.store.loginFailures.reset(pair);
+    await this.store.loginFailures.reset(pairKey(accountKey(account.id, normalized), source));
     return account;
+  }
+
+  /**
+   * Whether `password` is the account's, under the sign-in throttle: a locked (account, source)
+   * pair is refused (account_locked) before any argon2 work, and a wrong password counts as a
+   * failed sign-in (and may lock the pair). No account: the same work, then false.
+   */
+  private async passwordMatches(
+    account: UserRecord | undefined,
+    accountOf: string,
+    password: string,
+    source: string,
+    now: number,
+  ): Promise<boolean> {
+    const pair = pairKey(accountOf, source);
+    const lockedUntil = await this.store.loginFailures.lockedUntil(pair, now);
+    if (lockedUntil !== null) throw this.locked(lockedUntil - now);
+    const ok = await this.queue.run(() =>
+      account?.passwordHash
+        ? verifyPassword(account.passwordHash, password)
+        : verifyAgainstNothing(password).then(() => false),
+    );
+    if (ok && account) return true;
+    const attack = attackKey(accountOf);
+    const underAttack = (await this.store.loginFailures.lockedUntil(attack, now)) !== null;
+    await this.store.loginFailures.recordFailure(
+      attack,
+      now,
+      ACCOUNT_ATTACK_FAILURES,
+      ACCOUNT_ATTACK_WINDOW_MS,
+    );
+    const lockEnd = await this.store.loginFailures.recordFailure(
+      pair,
+      now,
+      attemptsPerSource(this.policy.maxFailedAttempts, underAttack),
+      this.policy.lockoutSeconds * 1000,
+      LOCKOUT_BACKOFF,
+    );
+    if (lockEnd !== null) throw this.locked(lockEnd - now);
+    return false;
+  }
+
+  /**
+   * A signed-in builtin user changes their own password. The current one is checked under the
+   * sign-in throttle, so a stolen session cannot guess it faster than the login form could. On
+   * success every session of the user ends (the caller re-issues its own); API keys stay.
+   */
+  async changePassword(
+    userId: string,
+    currentPassword: unknown,
+    newPassword: unknown,
+    source: string,
+    now: number,
+  ): Promise<UserRecord> {
+    if (typeof currentPassword !== 'string' || currentPassword.length > MAX_PASSWORD_CHARS) {
+      throw new DashboardError('invalid_request', 'currentPassword must be a string');
+    }
+    const checked = this.acceptable(newPassword);
+    const account = await this.store.users.findById(userId);
+    if (!account || account.provider !== 'builtin') {
+      throw new DashboardError(
+        'invalid_request',
+        'only users of the built-in store have a password here',
+      );
+    }
+    if (
+      !(await this.passwordMatches(
+        account,
+        accountKey(account.id, ''),
+        currentPassword,
+        source,
+        now,
+      ))
+    ) {
+      throw new DashboardError('invalid_credentials', 'the current password is wrong');
+    }
+    await this.store.loginFailures.reset(pairKey(accountKey(account.id, ''), source));
+    const passwordHash = await this.queue.run(() => hashPassword(checked));
+    const updated = await this.store.users.update(account.id, { passwordHash });
+    if (!updated) throw new DashboardError('not_found', 'no such user');
+    await this.store.users.bumpSessionEpoch(account.id);
+    return { ...updated, sessionEpoch: updated.sessionEpoch + 1 };
+  }
+
+  /** The new password, or password_too_short / invalid_request. */
+  private acceptable(password: unknown): string {
+    const checked = checkPassword(password, this.policy.minPasswordLength);
+    if (!checked.ok) {
+      throw new DashboardError(
+        checked.tooShort ? 'password_too_short' : 'invalid_request',
+        checked.message,
+      );
+    }
+    return checked.value;
   }
 
   /** account_locked, saying how long the lock has left (locks in a row grow longer). */
@@ -154,16 +268,22 @@ export class Accounts {
         password.message,
       );
     }
-    let user: UserRecord;
+    const user = await this.createRecord({
+      provider: 'builtin',
+      username: username.value,
+      email: email.value,
+      displayName: displayName.value,
+      passwordHash: await this.queue.run(() => hashPassword(password.value)),
+      emailVerified: false,
+    });
+    if (this.policy.verifyEmail) await this.sendVerification(user, now);
+    return user;
+  }
+
+  /** Creates the record; a taken username or e-mail answers as sign-up does. */
+  private async createRecord(user: NewUser): Promise<UserRecord> {
     try {
-      user = await this.store.users.create({
-        provider: 'builtin',
-        username: username.value,
-        email: email.value,
-        displayName: displayName.value,
-        passwordHash: await this.queue.run(() => hashPassword(password.value)),
-        emailVerified: false,
-      });
+      return await this.store.users.create(user);
     } catch (err) {
       if (err instanceof UniqueViolation) {
         throw err.field === 'email'
@@ -172,8 +292,63 @@ export class Accounts {
       }
       throw err;
     }
-    if (this.policy.verifyEmail) await this.sendVerification(user, now);
-    return user;
+  }
+
+  /**
+   * An admin creates a user, with sign-up's checks and errors. With mail configured the user gets
+   * a link to choose their password (valid SVC_BUILTIN_RESET_TOKEN_EXPIRATION) and nobody else
+   * ever knows it; without, a generated password is answered once for the admin to hand over.
+   * The admin vouches for the address: it counts as verified when no mail can prove it, and
+   * following the mailed link proves it otherwise.
+   */
+  async createByAdmin(request: NewAccountRequest, now: number): Promise<CreatedAccount> {
+    const username = checkUsername(request.username);
+    if (!username.ok) throw new DashboardError('invalid_request', username.message);
+    const email = checkEmail(request.email);
+    if (!email.ok) throw new DashboardError('invalid_request', email.message);
+    const displayName = checkDisplayName(request.displayName);
+    if (!displayName.ok) throw new DashboardError('invalid_request', displayName.message);
+    const mail = this.policy.mailConfigured;
+    const password = mail ? undefined : generatedPassword();
+    const user = await this.createRecord({
+      provider: 'builtin',
+      username: username.value,
+      email: email.value,
+      displayName: displayName.value,
+      groups: request.groups ?? [],
+      roleOverride: request.roleOverride ?? null,
+      // With mail the account has no password until the user chooses one through the link.
+      passwordHash:
+        password === undefined ? null : await this.queue.run(() => hashPassword(password)),
+      emailVerified: !mail,
+    });
+    if (password !== undefined)
+      return { user, initialPassword: password, setPasswordMailSent: false };
+    await this.mailReset(user, now, 'welcome');
+    return { user, setPasswordMailSent: true };
+  }
+
+  /**
+   * An admin sends a user a reset link, at once (no cooldown: the admin asked) and awaited, so a
+   * failure to send is the admin's to see. Earlier links of the user stop working.
+   */
+  async sendResetByAdmin(user: UserRecord, now: number): Promise<void> {
+    if (!this.policy.mailConfigured) {
+      throw new DashboardError(
+        'conflict',
+        'no mail can be sent: SVC_SMTP_URL is not set. Reset the password from the machine instead (paddock-dashboard users reset-password)',
+      );
+    }
+    if (user.provider !== 'builtin') {
+      throw new DashboardError(
+        'invalid_request',
+        'only users of the built-in store have a password here',
+      );
+    }
+    if (user.disabled)
+      throw new DashboardError('invalid_request', 'the account is disabled: enable it first');
+    if (!user.email) throw new DashboardError('invalid_request', 'the user has no e-mail address');
+    await this.mailReset(user, now, 'reset');
   }
 
   /** Always succeeds to the caller; a mail goes out only when an enabled account has the address. */
@@ -190,17 +365,36 @@ export class Accounts {
     const user = await this.store.users.findBuiltinByEmail(email);
     if (!user || user.disabled || !user.email) return;
     if (await this.mailedLately('reset', user.id, now)) return;
+    await this.mailReset(user, now, 'reset');
+  }
+
+  /** Mails a reset link: as a reset, or as the welcome of an account an admin created. */
+  private async mailReset(user: UserRecord, now: number, kind: 'reset' | 'welcome'): Promise<void> {
+    if (!user.email) return;
     const token = await this.issueToken('reset', user.id, now, this.policy.resetTokenSeconds);
     const link = `${this.policy.publicOrigin}/reset-password?token=${token}`;
-    await this.mailer.send({
-      to: user.email,
-      subject: 'Reset your Paddock password',
-      text:
-        `Someone asked to reset the password of the Paddock account ${user.username}.\n\n` +
-        `To choose a new password, open this link within ${Math.round(this.policy.resetTokenSeconds / 60)} minutes:\n${link}\n\n` +
-        'If it was not you, ignore this mail: your password stays as it is.\n',
-      link,
-    });
+    const within = `within ${Math.round(this.policy.resetTokenSeconds / 60)} minutes`;
+    await this.mailer.send(
+      kind === 'reset'
+        ? {
+            to: user.email,
+            subject: 'Reset your Paddock password',
+            text:
+              `Someone asked to reset the password of the Paddock account ${user.username}.\n\n` +
+              `To choose a new password, open this link ${within}:\n${link}\n\n` +
+              'If it was not you, ignore this mail: your password stays as it is.\n',
+            link,
+          }
+        : {
+            to: user.email,
+            subject: 'Your Paddock account',
+            text:
+              `An administrator made you the Paddock account ${user.username}.\n\n` +
+              `To choose its password, open this link ${within}:\n${link}\n\n` +
+              'When the link has expired, ask for a new one on the sign-in page (Forgot password).\n',
+            link,
+          },
+    );
   }
 
   async resetPassword(token: unknown, password: unknown, now: number): Promise<UserRecord> {
@@ -306,9 +500,8 @@ export class Accounts {
     password: string | undefined;
   }): Promise<{ created: boolean; generatedPassword?: string }> {
     if (await this.store.users.hasBuiltinAdmin()) return { created: false };
-    const generatedPassword =
-      admin.password === undefined ? randomBytes(18).toString('base64url') : undefined;
-    const password = admin.password ?? generatedPassword!;
+    const generated = admin.password === undefined ? generatedPassword() : undefined;
+    const password = admin.password ?? generated!;
     try {
       await this.store.users.create({
         provider: 'builtin',
@@ -329,8 +522,8 @@ export class Accounts {
       }
       throw err;
     }
-    return generatedPassword === undefined
+    return generated === undefined
       ? { created: true }
-      : { created: true, generatedPassword };
+      : { created: true, generatedPassword: generated };
   }
 }

@@ -22,9 +22,11 @@ import {
   SPEC_SECURITY_HEADERS,
   type HostAllowList,
 } from './security.js';
+import { registerToolRoutes } from './tool-routes.js';
 import { registerUserRoutes } from './user-routes.js';
 import { SignIns } from './sign-ins.js';
 import { isApiPath, registerWebRoutes } from './web-routes.js';
+import { registerWorkspaceCreateRoutes } from './workspace-create-routes.js';
 import { registerWorkspaceRoutes } from './workspace-routes.js';
 import { registerWorkspaceWriteRoutes } from './workspace-write-routes.js';
 
@@ -175,6 +177,8 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
   registerUserRoutes(app, ctx);
   registerWorkspaceRoutes(app, ctx);
   registerWorkspaceWriteRoutes(app, ctx);
+  registerToolRoutes(app, ctx);
+  registerWorkspaceCreateRoutes(app, ctx);
   routeUpgrades(app);
   registerDoorRoutes(app, ctx);
   await registerWebRoutes(app);

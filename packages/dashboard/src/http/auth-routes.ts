@@ -21,6 +21,7 @@ import type { UserRecord } from '../store/types.js';
 import type { DashboardContext } from './context.js';
 import { AUTH_OPERATIONS as op } from './auth-operations.js';
 import { apiError } from './errors.js';
+import { registerChangePasswordRoute } from './password-routes.js';
 
 /** Ends every session of the caller: "sign out everywhere". */
 export const LOGOUT_EVERYWHERE_PATH = '/api/auth/logout-everywhere';
@@ -110,6 +111,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: DashboardContext):
     await ctx.sessionRevocations.revoke(session.sid, user.id, expiresAt, now);
   }
 
+  registerChangePasswordRoute(app, ctx, startSession);
   if (ctx.oauth) registerOAuthRoutes(app, ctx, startSession);
   if (ctx.accounts) registerBuiltinRoutes(app, ctx, startSession);
 }

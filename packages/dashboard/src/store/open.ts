@@ -15,6 +15,17 @@ import { SqlUserStore } from './users.js';
 /** Where the store lives: a SQLite file, or a PostgreSQL database by connection URL. */
 export type StoreOptions = { kind: 'sqlite'; path: string } | { kind: 'postgresql'; url: string };
 
+/** The store the dashboard's configuration names (SVC_BUILTIN_STORE_TYPE and its path or URL). */
+export function storeOptionsOf(config: {
+  SVC_BUILTIN_STORE_TYPE: 'sqlite' | 'postgresql';
+  SVC_BUILTIN_SQLITE_PATH: string;
+  SVC_BUILTIN_POSTGRES_URL: string | undefined;
+}): StoreOptions {
+  return config.SVC_BUILTIN_STORE_TYPE === 'postgresql'
+    ? { kind: 'postgresql', url: config.SVC_BUILTIN_POSTGRES_URL! }
+    : { kind: 'sqlite', path: config.SVC_BUILTIN_SQLITE_PATH };
+}
+
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 function sqliteDialect(path: string): SqliteDialect {

@@ -111,6 +111,35 @@ export class WorkspaceDirectory {
     return found;
   }
 
+  /** The workspace whose namespace is `namespace`, if one is. */
+  holderOf(namespace: string): string | undefined {
+    return this.informer.list().find((w) => w.spec.namespace.name === namespace)?.metadata.name;
+  }
+
+  /**
+   * Resolves once the watch has brought `workspace` (the same object, by uid) into the directory,
+   * so that the requests that follow its creation find it; or after `timeoutMs` regardless.
+   */
+  async whenPresent(workspace: Workspace, timeoutMs: number): Promise<void> {
+    const here = () =>
+      this.informer.get(workspace.metadata.name)?.metadata.uid === workspace.metadata.uid;
+    if (here()) return;
+    let stop = () => {};
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      const off = this.informer.on(() => {
+        if (here()) resolve();
+      });
+      stop = () => {
+        clearTimeout(timer);
+        off();
+      };
+      // Between the first look and the subscription.
+      if (here()) resolve();
+    });
+    stop();
+  }
+
   private decide(name: string, subject: PreparedSubject, now: Date): Accessible | undefined {
     const workspace = this.informer.get(name);
     if (workspace === undefined) return undefined;

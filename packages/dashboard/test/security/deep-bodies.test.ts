@@ -104,6 +104,7 @@ describe(`a JSON body nested deeper than ${MAX_JSON_DEPTH} levels is refused at 
       [editor(), 'POST', '/api/workspaces/deep/agents'],
       [editor(), 'PATCH', '/api/workspaces/deep/agents/a'],
       [editor(), 'PUT', '/api/workspaces/deep/access'],
+      [editor(), 'POST', '/api/workspaces/deep/toolregistries/r/tools/t/call'],
       [editor(), 'POST', '/api/settings/api-keys'],
       [new Client(builtin.base), 'POST', '/api/auth/builtin/login'],
       [new Client(builtin.base), 'POST', '/api/auth/builtin/signup'],

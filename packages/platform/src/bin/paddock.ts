@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { packageInfo, runMain, UsageError } from '@paddock/common';
 import { runLocalDoor } from '../local-door-command.js';
 import { runLocalNode } from '../local-node-command.js';
+import { resetLocalPassword } from '../local-users-command.js';
 import { sampleModelFrom } from '../sample-model.js';
 import { up } from '../up.js';
 
@@ -15,6 +16,11 @@ Commands:
   door          give one agent pod stable local addresses: its MCP listener
                 on --listen, its human API on the next port, opened as the
                 local user dev (up runs it for the sample agent)
+  users reset-password USERNAME
+                set a new password for a user of the local dashboard (in
+                DIR/dashboard/users.db; paddock up may be running) and end
+                their sessions: prints a generated password, or reads one
+                line from stdin with --password-stdin
 
 Options of up:
   --data DIR    folder for all state (default ./data)
@@ -55,6 +61,11 @@ Options of door:
   --pod NAMESPACE/NAME
                 the pod the door leads to
 
+Options of users:
+  --data DIR    the platform's state folder (default ./data)
+  --password-stdin
+                read the new password from stdin instead of generating one
+
   -h, --help    show this help
   --version     print the version`;
 
@@ -76,6 +87,7 @@ function parseCommandLine(args: string[]) {
         'pod-addresses': { type: 'string' },
         listen: { type: 'string' },
         pod: { type: 'string' },
+        'password-stdin': { type: 'boolean' },
       },
     });
   } catch (err) {
@@ -96,22 +108,29 @@ runMain(async () => {
   if (values.help) return void process.stdout.write(`${USAGE}\n`);
   if (values.version) return void process.stdout.write(`${packageInfo(import.meta.url).version}\n`);
   const [command, ...rest] = positionals;
-  if (command !== 'up' && command !== 'node' && command !== 'door') {
+  if (command !== 'up' && command !== 'node' && command !== 'door' && command !== 'users') {
     throw new UsageError(
       command === undefined ? 'no command given' : `unknown command "${command}"`,
     );
   }
-  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  if (rest.length > 0 && command !== 'users') {
+    throw new UsageError(`unexpected argument "${rest[0]}"`);
+  }
   const dataDir = values.data ?? 'data';
   const own: Record<typeof command, string[]> = {
     up: ['data', 'host', 'sandbox-port', 'dashboard-port', 'cluster-port'],
     node: ['data', 'kubeconfig', 'seed', 'pod-addresses'],
     door: ['kubeconfig', 'listen', 'pod'],
+    users: ['data', 'password-stdin'],
   };
   const misplaced = Object.keys(values).find(
     (option) => option !== 'help' && option !== 'version' && !own[command].includes(option),
   );
   if (misplaced) throw new UsageError(`--${misplaced} is not an option of ${command}`);
+  if (command === 'users') {
+    process.exitCode = await resetLocalPassword(rest, dataDir, values['password-stdin'] === true);
+    return;
+  }
   if (command === 'node') {
     return runLocalNode({
       dataDir,

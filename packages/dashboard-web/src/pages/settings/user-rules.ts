@@ -150,7 +150,63 @@ export function noUsersText(offset: number): string {
   return offset > 0 ? 'This page is past the last user.' : 'Nobody has signed in yet.';
 }
 
+/** The New user form as typed. */
+export interface NewUserDraft {
+  username: string;
+  email: string;
+  displayName: string;
+  /** A role, or FROM_GROUPS. */
+  role: string;
+  groups: string;
+}
+
+export const EMPTY_NEW_USER: NewUserDraft = {
+  username: '',
+  email: '',
+  displayName: '',
+  role: FROM_GROUPS,
+  groups: '',
+};
+
+/** The body of POST /api/users: trimmed, blanks left out, the role only when one is chosen. */
+export interface NewUserBody {
+  username: string;
+  email: string;
+  displayName?: string;
+  role?: Role;
+  groups?: string[];
+}
+
+export function newUserBody(draft: NewUserDraft): NewUserBody {
+  const body: NewUserBody = { username: draft.username.trim(), email: draft.email.trim() };
+  const displayName = draft.displayName.trim();
+  if (displayName !== '') body.displayName = displayName;
+  if (draft.role !== FROM_GROUPS) body.role = draft.role as Role;
+  const groups = parseGroups(draft.groups);
+  if (groups.length > 0) body.groups = groups;
+  return body;
+}
+
+/** What is missing from the form before it is sent (the API checks the rest), by field. */
+export function newUserProblems(body: NewUserBody): Partial<Record<'username' | 'email', string>> {
+  const problems: Partial<Record<'username' | 'email', string>> = {};
+  if (body.username === '') problems.username = 'Enter a username.';
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(body.email)) {
+    problems.email = 'Enter an email address, such as name@example.com.';
+  }
+  return problems;
+}
+
 export const userMessages = {
+  created: (username: string, mailedTo: string | null) =>
+    mailedTo === null
+      ? `Created ${username}.`
+      : `Created ${username}. A mail with a link to choose their password went to ${mailedTo}.`,
+  notCreated: (err: unknown) => `The user was not created. ${errorText(err)}`,
+  resetSent: (username: string, email: string) =>
+    `A mail with a link to choose a new password went to ${username} (${email}).`,
+  resetNotSent: (username: string, err: unknown) =>
+    `No reset mail went to ${username}. ${errorText(err)}`,
   saved: (username: string) => `Saved the changes to ${username}.`,
   enabled: (username: string) => `${username} is enabled.`,
   disabled: (username: string) => `${username} is disabled.`,

@@ -1,18 +1,22 @@
-import { useState } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, seg } from '../../api';
 import { useAuth } from '../../auth';
 import type { Page } from '../../types';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { useErrorFocus, useHeadingFocus } from '../../ui/focus';
+import { TextField } from '../../ui/text-field';
 import { Empty, ErrorState, Loading } from '../../ui/states';
 import { useApi } from '../../ui/use-api';
 import {
+  EMPTY_NEW_USER,
   PAGE_SIZE,
   FROM_GROUPS,
   PROVIDER_NAMES,
   ROLE_NAMES,
   isChange,
+  newUserBody,
+  newUserProblems,
   noUsersText,
   offsetOf,
   pageParams,
@@ -25,6 +29,7 @@ import {
   userRowKey,
   userStatus,
   usersEditable,
+  type NewUserDraft,
   type PagerState,
   type UserFacts,
   type UserPatch,
@@ -75,6 +80,19 @@ function UserList() {
   const [failure, setFailure] = useState<string | null>(null);
   const failureRef = useErrorFocus(failure);
   const editable = usersEditable(config.mode);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<{ username: string; password: string } | null>(null);
+
+  const sendReset = async (target: AdminUser) => {
+    setFailure(null);
+    setStatus('');
+    try {
+      await api(`/api/users/${seg(target.id)}/reset-password`, { method: 'POST', body: {} });
+      setStatus(userMessages.resetSent(target.username, target.email ?? ''));
+    } catch (err) {
+      setFailure(userMessages.resetNotSent(target.username, err));
+    }
+  };
 
   /** Sends a change; true when it was saved. */
   const patch = async (target: AdminUser, change: UserPatch, done: string): Promise<boolean> => {
@@ -106,6 +124,38 @@ function UserList() {
           Your organisation’s sign-in decides who the users are and which groups they are in: they
           are listed here as the dashboard last saw them, and cannot be changed here.
         </p>
+      )}
+      {editable && !creating && created === null && (
+        <p>
+          <button type="button" className="button primary" onClick={() => setCreating(true)}>
+            New user
+          </button>
+        </p>
+      )}
+      {creating && (
+        <NewUserForm
+          onCancel={() => setCreating(false)}
+          onCreated={(answer) => {
+            setCreating(false);
+            setStatus(
+              userMessages.created(
+                answer.user.username,
+                answer.setPasswordMailSent ? answer.user.email : null,
+              ),
+            );
+            if (answer.initialPassword !== undefined) {
+              setCreated({ username: answer.user.username, password: answer.initialPassword });
+            }
+            list.reload();
+          }}
+        />
+      )}
+      {created !== null && (
+        <InitialPassword
+          username={created.username}
+          password={created.password}
+          onDone={() => setCreated(null)}
+        />
       )}
       <p className="page-status" role="status">
         {status}
@@ -150,6 +200,7 @@ function UserList() {
                       void patch(u, { disabled: false }, userMessages.enabled(u.username))
                     }
                     onDisable={() => setDisabling(u)}
+                    onSendReset={() => void sendReset(u)}
                   />
                 ))}
               </tbody>
@@ -221,6 +272,7 @@ function UserRow({
   onSave,
   onEnable,
   onDisable,
+  onSendReset,
 }: {
   user: AdminUser;
   self: boolean;
@@ -228,6 +280,7 @@ function UserRow({
   onSave: (change: UserPatch) => Promise<boolean>;
   onEnable: () => void;
   onDisable: () => void;
+  onSendReset: () => void;
 }) {
   const [role, setRole] = useState(() => roleDraftOf(user));
   const [groups, setGroups] = useState(user.groups.join(', '));
@@ -333,9 +386,186 @@ function UserRow({
                 </button>
               )
             )}
+            {!user.disabled && user.email !== null && (
+              <button
+                type="button"
+                className="button small"
+                aria-label={`Send ${user.username} a reset mail`}
+                title="Mails a link to choose a new password; the current one works until it is used."
+                onClick={onSendReset}
+              >
+                Send reset mail
+              </button>
+            )}
           </div>
         )}
       </td>
     </tr>
+  );
+}
+
+/** What POST /api/users answers. */
+interface CreatedUser {
+  user: AdminUser;
+  initialPassword?: string;
+  setPasswordMailSent: boolean;
+}
+
+/** The New user form: who they are, and optionally their role and groups. */
+function NewUserForm({
+  onCreated,
+  onCancel,
+}: {
+  onCreated: (answer: CreatedUser) => void;
+  onCancel: () => void;
+}) {
+  const [draft, setDraft] = useState<NewUserDraft>(EMPTY_NEW_USER);
+  const [errors, setErrors] = useState<Partial<Record<'username' | 'email', string>>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const heading = useHeadingFocus<HTMLHeadingElement>();
+  const usernameRef = useRef<HTMLInputElement>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const failureRef = useErrorFocus(failure);
+  const set = (field: keyof NewUserDraft) => (value: string) =>
+    setDraft((d) => ({ ...d, [field]: value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    const body = newUserBody(draft);
+    const problems = newUserProblems(body);
+    setErrors(problems);
+    if (problems.username) return usernameRef.current?.focus();
+    if (problems.email) return emailRef.current?.focus();
+    setBusy(true);
+    try {
+      onCreated(await api<CreatedUser>('/api/users', { method: 'POST', body }));
+    } catch (err) {
+      setFailure(userMessages.notCreated(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="card"
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      aria-labelledby="new-user-title"
+    >
+      <h2 id="new-user-title" ref={heading} tabIndex={-1}>
+        New user
+      </h2>
+      <div className="settings-form">
+        <TextField
+          ref={usernameRef}
+          label="Username"
+          name="username"
+          autoComplete="off"
+          required
+          value={draft.username}
+          onChange={(event) => set('username')(event.target.value)}
+          error={errors.username}
+        />
+        <TextField
+          ref={emailRef}
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="off"
+          required
+          value={draft.email}
+          onChange={(event) => set('email')(event.target.value)}
+          error={errors.email}
+        />
+        <TextField
+          label="Display name"
+          name="displayName"
+          autoComplete="off"
+          value={draft.displayName}
+          onChange={(event) => set('displayName')(event.target.value)}
+          hint="Optional."
+        />
+        <div className="field field-expiry">
+          <label htmlFor="new-user-role">Role</label>
+          <select
+            id="new-user-role"
+            value={draft.role}
+            onChange={(event) => set('role')(event.target.value)}
+          >
+            <option value={FROM_GROUPS}>From groups</option>
+            <option value="admin">Admin</option>
+            <option value="editor">Editor</option>
+            <option value="viewer">Viewer</option>
+          </select>
+        </div>
+        <TextField
+          label="Groups"
+          name="groups"
+          autoComplete="off"
+          value={draft.groups}
+          onChange={(event) => set('groups')(event.target.value)}
+          hint="Optional, separated by commas."
+        />
+      </div>
+      <p className="muted">
+        With mail set up, they get a link to choose their password; otherwise you are shown a
+        password to hand over, once.
+      </p>
+      {failure !== null && (
+        <div ref={failureRef} className="notice error" role="alert" tabIndex={-1}>
+          {failure}
+        </div>
+      )}
+      <div className="actions">
+        <button type="submit" className="button primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create user'}
+        </button>
+        <button type="button" className="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** A new user's generated password, shown this once. */
+function InitialPassword({
+  username,
+  password,
+  onDone,
+}: {
+  username: string;
+  password: string;
+  onDone: () => void;
+}) {
+  const heading = useHeadingFocus<HTMLHeadingElement>();
+  return (
+    <div className="card new-key">
+      <h2 ref={heading} tabIndex={-1}>
+        The initial password of {username}
+      </h2>
+      <p className="notice warn">
+        Hand it over now: it will not be shown again. {username} can change it under Change password
+        once signed in.
+      </p>
+      <div className="field">
+        <label htmlFor="initial-password-value">Initial password</label>
+        <div className="new-key-value">
+          <input
+            id="initial-password-value"
+            readOnly
+            value={password}
+            spellCheck={false}
+            autoComplete="off"
+            onFocus={(event) => event.target.select()}
+          />
+        </div>
+      </div>
+      <button type="button" className="button" onClick={onDone}>
+        Done
+      </button>
+    </div>
   );
 }

@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
 import { seg } from '../../api';
+import { useAuth } from '../../auth';
+import { PAGE_PATHS } from '../../page-paths';
 import { Empty, ErrorState, Loading } from '../../ui/states';
 import { useApi } from '../../ui/use-api';
 import { errorSentence, isCode } from './errors';
@@ -9,6 +11,8 @@ import type { WorkspaceList } from './types';
 /** `/`: the workspaces the user holds a role in, with that role. */
 export function WorkspacesPage() {
   const { data, error, reload } = useApi<WorkspaceList>('/api/workspaces?limit=1000');
+  // Only the dashboard's admins create workspaces (the API refuses anyone else).
+  const mayCreate = useAuth().user?.role === 'admin';
   return (
     <section className="page ws-list" aria-labelledby="workspaces-title">
       <header>
@@ -18,6 +22,11 @@ export function WorkspacesPage() {
           </FocusHeading>
           <p className="muted ws-lede">The workspaces you hold a role in.</p>
         </div>
+        {mayCreate && (
+          <Link className="button primary" to={PAGE_PATHS.newWorkspace}>
+            New workspace
+          </Link>
+        )}
       </header>
       {error !== undefined ? (
         <ErrorState
@@ -38,6 +47,12 @@ export function WorkspacesPage() {
             (groups and service accounts) and <code>directGrants</code> (single users). Ask an owner
             of the workspace you need to add your group or you.
           </p>
+          {mayCreate && (
+            <p>
+              As an admin, you can also <Link to={PAGE_PATHS.newWorkspace}>create a workspace</Link>
+              : you become its owner.
+            </p>
+          )}
         </Empty>
       ) : (
         <ul className="ws-cards" aria-label="Your workspaces">

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { OBJECT_NAME_HINT } from './object-names';
 import { apiPath } from './errors';
@@ -7,6 +7,7 @@ import { registrySpecOf } from './tool-registry-rules';
 import { ActionError, ConditionList, PhaseBadge, useAction } from './parts';
 import type { ToolRegistry, ToolRegistryList } from './types';
 import { EditableList, type EditableKind } from './editable-list';
+import { RegistryToolList } from './registry-tools';
 import type { WorkspaceViewProps } from './workspace-view';
 
 /** What a new registry's spec starts as: one HTTP handler to adapt. */
@@ -25,24 +26,35 @@ const TEMPLATE = {
   ],
 };
 
-const TOOL_REGISTRIES: EditableKind<ToolRegistry> = {
-  path: 'toolregistries',
-  itemsOf: (answer) => (answer as unknown as ToolRegistryList).toolRegistries,
-  id: 'registries',
-  title: 'Tool registries',
-  noun: 'tool registry',
-  lede: 'The tools agents may call, from HTTP, gRPC, MCP and OpenAPI handlers.',
-  createHint: 'Create one with “New tool registry” to offer tools to the agents.',
-  deleteWarning: 'Agents can no longer call its tools.',
-  View: ({ item, ...rest }) => <ToolRegistryView registry={item} {...rest} />,
-  Form: ({ item, ...rest }) => <ToolRegistryForm {...rest} {...(item ? { registry: item } : {})} />,
-};
+/** The kind of the tab's list, for one workspace (an item's view discovers its tools there). */
+function toolRegistries(workspace: string): EditableKind<ToolRegistry> {
+  return {
+    path: 'toolregistries',
+    itemsOf: (answer) => (answer as unknown as ToolRegistryList).toolRegistries,
+    id: 'registries',
+    title: 'Tool registries',
+    noun: 'tool registry',
+    lede: 'The tools agents may call, from HTTP, gRPC, MCP and OpenAPI handlers.',
+    createHint: 'Create one with “New tool registry” to offer tools to the agents.',
+    deleteWarning: 'Agents can no longer call its tools.',
+    View: ({ item, ...rest }) => (
+      <ToolRegistryView workspace={workspace} registry={item} {...rest} />
+    ),
+    Form: ({ item, ...rest }) => (
+      <ToolRegistryForm {...rest} {...(item ? { registry: item } : {})} />
+    ),
+  };
+}
 
-/** The workspace's tool registries: their tools; where allowed, their specs edited as JSON. */
+/**
+ * The workspace's tool registries: their tools as discovered now, with their descriptions and
+ * schemas; where allowed, each tool tried with a form and the specs edited as JSON.
+ */
 export function ToolRegistriesTab({ workspace, reloadWorkspace }: WorkspaceViewProps) {
+  const kind = useMemo(() => toolRegistries(workspace.name), [workspace.name]);
   return (
     <EditableList
-      kind={TOOL_REGISTRIES}
+      kind={kind}
       workspace={workspace}
       allowed={workspace.permissions.modifyTools}
       reloadWorkspace={reloadWorkspace}
@@ -51,12 +63,14 @@ export function ToolRegistriesTab({ workspace, reloadWorkspace }: WorkspaceViewP
 }
 
 function ToolRegistryView({
+  workspace,
   registry,
   allowed,
   focusEdit,
   onEdit,
   onDelete,
 }: {
+  workspace: string;
   registry: ToolRegistry;
   allowed: boolean;
   /** Back from editing it: the focus returns to its Edit button. */
@@ -103,40 +117,49 @@ function ToolRegistryView({
         <span>{registry.discoveredToolsCount} discovered</span>
         <span>{registry.availableToolsCount} available</span>
       </p>
-      <h4>Discovered tools</h4>
-      {registry.discoveredTools.length === 0 ? (
-        <p className="muted">No tools discovered yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="ws-stack">
-            <caption className="ws-visually-hidden">Tools of {registry.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Tool</th>
-                <th scope="col">Handler</th>
-                <th scope="col">Status</th>
-                <th scope="col">Error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {registry.discoveredTools.map((tool) => (
-                <tr key={`${tool.handlerName}/${tool.name}`}>
-                  <th scope="row">{tool.name}</th>
-                  <td data-label="Handler">{tool.handlerName}</td>
-                  <td data-label="Status">
-                    <PhaseBadge phase={tool.status} />
-                  </td>
-                  <td data-label="Error" className="ws-message">
-                    {tool.error ?? '—'}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {/* A changed spec is discovered afresh. */}
+      <RegistryToolList
+        key={JSON.stringify(registry.spec)}
+        workspace={workspace}
+        registry={registry.name}
+        canTry={allowed}
+      />
       <details className="ws-details">
-        <summary>Conditions and spec</summary>
+        <summary>Status, conditions and spec</summary>
+        <h4>Tools as the operator last reported them</h4>
+        {registry.discoveredTools.length === 0 ? (
+          <p className="muted">The operator has reported no tools yet.</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="ws-stack">
+              <caption className="ws-visually-hidden">
+                Tools of {registry.name} in its status
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Tool</th>
+                  <th scope="col">Handler</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Error</th>
+                </tr>
+              </thead>
+              <tbody>
+                {registry.discoveredTools.map((tool) => (
+                  <tr key={`${tool.handlerName}/${tool.name}`}>
+                    <th scope="row">{tool.name}</th>
+                    <td data-label="Handler">{tool.handlerName}</td>
+                    <td data-label="Status">
+                      <PhaseBadge phase={tool.status} />
+                    </td>
+                    <td data-label="Error" className="ws-message">
+                      {tool.error ?? '—'}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
         <ConditionList
           conditions={registry.conditions}
           caption={`Conditions of ${registry.name}`}

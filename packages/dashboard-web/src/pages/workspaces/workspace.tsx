@@ -2,6 +2,7 @@ import { Link, NavLink, Route, Routes, useParams } from 'react-router';
 import { seg } from '../../api';
 import { ErrorState, Loading } from '../../ui/states';
 import { useApi } from '../../ui/use-api';
+import { useTitleNames } from '../../layout/document-title';
 import { AgentPage } from './agent';
 import { AgentsTab } from './agents';
 import { apiPath, errorSentence, isCode } from './errors';
@@ -23,6 +24,7 @@ export function WorkspacePage() {
 function WorkspaceView({ name }: { name: string }) {
   const { data, error, reload } = useApi<{ workspace: WorkspaceDetails }>(apiPath(name));
   const workspace = data?.workspace;
+  useTitleNames({ workspace: workspace?.displayName ?? name });
 
   if (workspace === undefined && isCode(error, 'not_found')) {
     return (

@@ -203,3 +203,101 @@ export const AccessChange = Type.Object(
   },
   { additionalProperties: false, ...named('AccessChange') },
 );
+
+/** A DNS-1123 label: what a namespace, and so a new workspace's name, must be. */
+export const DNS_LABEL_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
+export const DNS_LABEL_MAX = 63;
+
+/**
+ * The schema with every object of known fields closed: the cluster would drop an unknown field
+ * silently (pruning), where a person who misspelt one needs to hear of it.
+ */
+function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const node: Record<string, unknown> = Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [key, closed(value)]),
+  );
+  if (node.type === 'object' && node.properties !== undefined && !('additionalProperties' in node))
+    node.additionalProperties = false;
+  return node;
+}
+
+/**
+ * The schema with each `default` said in its description instead: the cluster applies defaults,
+ * and a field with a default would read as required in the clients' types of a request.
+ */
+function defaultsDescribed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(defaultsDescribed);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const { default: value, ...node } = schema as Record<string, unknown>;
+  const described = Object.fromEntries(
+    Object.entries(node).map(([key, child]) => [key, defaultsDescribed(child)]),
+  );
+  if (value === undefined) return described;
+  const said = `Default: ${JSON.stringify(value)}.`;
+  const { description } = described;
+  return {
+    ...described,
+    description: typeof description === 'string' ? `${description} ${said}` : said,
+  };
+}
+
+type SpecSchema = {
+  properties: Record<string, unknown> & {
+    namespace: { properties: Record<string, Record<string, unknown>> };
+  };
+  required: string[];
+};
+
+const spec = defaultsDescribed(closed(crd<Spec>(workspaceSpecSchema))) as SpecSchema;
+const { required: _namespaceRequired, ...namespaceSchema } = spec.properties.namespace as {
+  required?: string[];
+  properties: Record<string, Record<string, unknown>>;
+};
+
+/** The fields of a new workspace: its name, then the Workspace spec (docs/dashboard/workspaces.md). */
+export interface NewWorkspaceBody extends Omit<Spec, 'namespace'> {
+  name: string;
+  namespace?: Partial<Spec['namespace']>;
+}
+
+/**
+ * A new workspace: `name`, then the fields of the Workspace spec, checked by the Workspace
+ * resource definition's own schema (closed to unknown fields). Beside it, the name is a DNS-1123
+ * label, the namespace optional (its name defaults to the workspace's, `create` to true here) and
+ * its name a DNS-1123 label too, as the cluster would refuse the namespace later otherwise.
+ */
+export const NewWorkspace = Type.Unsafe<NewWorkspaceBody>({
+  type: 'object',
+  required: ['name', ...spec.required.filter((field) => field !== 'namespace')],
+  additionalProperties: false,
+  properties: {
+    name: {
+      type: 'string',
+      pattern: DNS_LABEL_PATTERN,
+      maxLength: DNS_LABEL_MAX,
+      description:
+        'The Workspace object’s name: lowercase letters, digits and hyphens, starting and ending with a letter or digit, at most 63 characters.',
+    },
+    ...spec.properties,
+    namespace: {
+      ...namespaceSchema,
+      description: 'The namespace of the workspace; absent: `{name: <name>, create: true}`.',
+      properties: {
+        ...namespaceSchema.properties,
+        name: {
+          ...namespaceSchema.properties.name,
+          pattern: DNS_LABEL_PATTERN,
+          description: 'The namespace’s name; absent: the workspace’s name.',
+        },
+        create: {
+          ...namespaceSchema.properties.create,
+          description:
+            'Create the namespace when it does not exist; false: it must exist already. Default here: true.',
+        },
+      },
+    },
+  },
+  ...named('NewWorkspace'),
+});
