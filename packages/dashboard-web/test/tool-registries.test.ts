@@ -292,15 +292,19 @@ describe('the tool registries in Chromium', () => {
     });
   });
 
+  /** Waits for the browser tab's title (read through the page, which its policy allows). */
+  const titled = (page: Page, want: string) =>
+    eventually(`the title ${want}`, async () => ((await page.title()) === want ? true : undefined));
+
   it('names the page in the browser tab', async () => {
     await onPage('editor', '/', async (page) => {
       await page.getByRole('heading', { name: 'Workspaces', level: 1 }).waitFor();
-      await page.waitForFunction(`document.title === 'Workspaces — Paddock'`);
+      await titled(page, 'Workspaces — Paddock');
       await page
         .getByRole('link', { name: /Tool shop/ })
         .first()
         .click();
-      await page.waitForFunction(`document.title === 'Overview · Tool shop — Paddock'`);
+      await titled(page, 'Overview · Tool shop — Paddock');
     });
   });
 
