@@ -1,21 +1,13 @@
 // The workspace's ToolRegistries as tools of the model: the tools their status says Available,
 // discovered again here for their schemas and addresses, and called with their handler's protocol.
-import {
-  CORE_KINDS,
-  KINDS,
-  type Kube,
-  type KubeObject,
-  type ToolHandler,
-  type ToolRegistry,
-} from '@paddock/kube';
+import { KINDS, type Kube, type ToolHandler, type ToolRegistry } from '@paddock/kube';
 import {
   discoverHandlerTools,
-  discoveryService,
   errorMessage,
+  namespaceServices,
   ToolCaller,
   type CallableTool,
   type ServiceObject,
-  type ServiceResource,
 } from '@paddock/tool-handlers';
 import type { AgentTool, ToolResult } from './tools.js';
 
@@ -196,15 +188,12 @@ async function listServices(
   wanted: readonly { handler: ToolHandler }[],
   problems: string[],
 ): Promise<ServiceObject[]> {
-  const needed = wanted.some(
-    ({ handler }) => handler.selector !== undefined || handler.endpoint?.serviceRef !== undefined,
-  );
-  if (!needed) return [];
   try {
-    const list = await kube
-      .resource<KubeObject & ServiceResource>(CORE_KINDS.service)
-      .listAll({ namespace });
-    return list.items.map(discoveryService);
+    return await namespaceServices(
+      kube,
+      namespace,
+      wanted.map(({ handler }) => handler),
+    );
   } catch (error) {
     // A serviceRef still resolves by DNS; only selectors find nothing.
     problems.push(`the Services could not be listed: ${errorMessage(error)}`);

@@ -20,6 +20,7 @@ export {
   type ServiceObject,
   type ServiceResource,
 } from './endpoints.js';
+export { namespaceServices } from './namespace-services.js';
 export {
   discoverHandler,
   discoverHandlerTools,

@@ -1,11 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { CORE_KINDS, type Kube, type KubeObject, type ToolRegistry } from '@paddock/kube';
+import type { Kube, ToolRegistry } from '@paddock/kube';
 import {
   callTool,
-  discoveryService,
   errorMessage,
+  namespaceServices,
   type ServiceObject,
-  type ServiceResource,
 } from '@paddock/tool-handlers';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { can } from '../auth/permissions.js';
@@ -197,23 +196,12 @@ export function registerToolRoutes(app: FastifyInstance, ctx: DashboardContext):
   );
 }
 
-/** The namespace's Services when a handler needs them (selectors, serviceRefs); else none. */
+/** The namespace's Services when a handler needs them; none when they cannot be listed. */
 async function servicesFor(
   kube: Kube,
   namespace: string,
   registry: ToolRegistry,
 ): Promise<ServiceObject[]> {
-  const needed = registry.spec.handlers.some(
-    (handler) => handler.selector !== undefined || handler.endpoint?.serviceRef !== undefined,
-  );
-  if (!needed) return [];
-  try {
-    const list = await kube
-      .resource<KubeObject & ServiceResource>(CORE_KINDS.service)
-      .listAll({ namespace });
-    return list.items.map(discoveryService);
-  } catch {
-    // A serviceRef still resolves by its DNS name; only selectors then find nothing.
-    return [];
-  }
+  // A serviceRef still resolves by its DNS name; only selectors then find nothing.
+  return namespaceServices(kube, namespace, registry.spec.handlers).catch(() => []);
 }
