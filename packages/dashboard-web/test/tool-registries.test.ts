@@ -320,6 +320,9 @@ describe('the tool registries in Chromium', () => {
           assert.ok(box !== null, name);
           assert.ok(box.x >= 0 && box.x + box.width <= 360, `${name} is wholly in sight`);
         }
+        // The workspace switcher, whose option names the workspace and role, stays in sight too.
+        const switcher = await page.getByLabel('Workspace', { exact: true }).boundingBox();
+        assert.ok(switcher !== null && switcher.x + switcher.width <= 360, 'the switcher fits');
         await assertFitsWidth(page);
         await screenshot(page, 'workspace-tabs-360');
         await tabs.getByRole('link', { name: 'Tool registries' }).click();
