@@ -140,7 +140,10 @@ describe('creating a workspace', () => {
       },
     });
     assert.equal(change.status, 200, JSON.stringify(change.body));
-    assert.equal((await as('vic').get('/api/workspaces/made')).status, 200);
+    // The dashboard learns of the change through its watch of Workspaces.
+    await eventually('vic seeing the workspace', async () =>
+      (await as('vic').get('/api/workspaces/made')).status === 200 ? true : undefined,
+    );
 
     // Someone given no role sees nothing of it.
     const other = await editor().get('/api/workspaces/made');
