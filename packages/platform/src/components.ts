@@ -4,6 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrapCluster } from './cluster-bootstrap.js';
+import { reachableHost } from './sample-addresses.js';
 import type { SampleModel } from './sample-model.js';
 import { DOOR_TOKEN_ENV } from './local-door-command.js';
 import { binOf } from './package-bins.js';
@@ -82,8 +83,7 @@ export function isLoopback(host: string): boolean {
 }
 
 function url(host: string, port: number, path: string): string {
-  const shown = host === '0.0.0.0' ? '127.0.0.1' : host;
-  return `http://${shown}:${port}${path}`;
+  return `http://${reachableHost(host)}:${port}${path}`;
 }
 
 /**

@@ -27,10 +27,14 @@ export const SAMPLE_DEFAULTS: PlatformAddresses = {
 /** Records, on a rewritten sample, the addresses it was written for (see `followAddresses`). */
 export const WRITTEN_FOR_ANNOTATION = 'paddock.dev/sample-addresses';
 
+/** Where a client on this machine reaches a listener bound to `host`: loopback for every interface. */
+export function reachableHost(host: string): string {
+  return host === '0.0.0.0' ? '127.0.0.1' : host;
+}
+
 /** The `host:port` authorities of the three listeners, in a fixed order. */
 function authorities(a: PlatformAddresses): string[] {
-  // A listener on every interface is reached on loopback.
-  const host = a.host === '0.0.0.0' ? '127.0.0.1' : a.host;
+  const host = reachableHost(a.host);
   return [a.sandboxPort, a.sandboxPort + 1, a.dashboardPort].map((port) => `${host}:${port}`);
 }
 

@@ -75,6 +75,17 @@ export interface SignupRequest {
   displayName?: unknown;
 }
 
+/** The username, e-mail and display name of a new account, as sign-up checks them. */
+function checkedIdentity(request: Pick<SignupRequest, 'username' | 'email' | 'displayName'>) {
+  const username = checkUsername(request.username);
+  if (!username.ok) throw new DashboardError('invalid_request', username.message);
+  const email = checkEmail(request.email);
+  if (!email.ok) throw new DashboardError('invalid_request', email.message);
+  const displayName = checkDisplayName(request.displayName);
+  if (!displayName.ok) throw new DashboardError('invalid_request', displayName.message);
+  return { username: username.value, email: email.value, displayName: displayName.value };
+}
+
 /** A random single-use token and the hash under which it is stored. */
 function newToken(): { token: string; hash: string } {
   const token = randomBytes(32).toString('base64url');
@@ -255,12 +266,7 @@ export class Accounts {
   async signup(request: SignupRequest, now: number): Promise<UserRecord> {
     if (!this.policy.allowSignup)
       throw new DashboardError('signup_disabled', 'sign-up is disabled');
-    const username = checkUsername(request.username);
-    if (!username.ok) throw new DashboardError('invalid_request', username.message);
-    const email = checkEmail(request.email);
-    if (!email.ok) throw new DashboardError('invalid_request', email.message);
-    const displayName = checkDisplayName(request.displayName);
-    if (!displayName.ok) throw new DashboardError('invalid_request', displayName.message);
+    const { username, email, displayName } = checkedIdentity(request);
     const password = checkPassword(request.password, this.policy.minPasswordLength);
     if (!password.ok) {
       throw new DashboardError(
@@ -270,9 +276,9 @@ export class Accounts {
     }
     const user = await this.createRecord({
       provider: 'builtin',
-      username: username.value,
-      email: email.value,
-      displayName: displayName.value,
+      username,
+      email,
+      displayName,
       passwordHash: await this.queue.run(() => hashPassword(password.value)),
       emailVerified: false,
     });
@@ -302,19 +308,14 @@ export class Accounts {
    * following the mailed link proves it otherwise.
    */
   async createByAdmin(request: NewAccountRequest, now: number): Promise<CreatedAccount> {
-    const username = checkUsername(request.username);
-    if (!username.ok) throw new DashboardError('invalid_request', username.message);
-    const email = checkEmail(request.email);
-    if (!email.ok) throw new DashboardError('invalid_request', email.message);
-    const displayName = checkDisplayName(request.displayName);
-    if (!displayName.ok) throw new DashboardError('invalid_request', displayName.message);
+    const { username, email, displayName } = checkedIdentity(request);
     const mail = this.policy.mailConfigured;
     const password = mail ? undefined : generatedPassword();
     const user = await this.createRecord({
       provider: 'builtin',
-      username: username.value,
-      email: email.value,
-      displayName: displayName.value,
+      username,
+      email,
+      displayName,
       groups: request.groups ?? [],
       roleOverride: request.roleOverride ?? null,
       // With mail the account has no password until the user chooses one through the link.

@@ -15,21 +15,19 @@ import {
 const CALL_PATH = '/api/workspaces/{name}/toolregistries/{registry}/tools/{tool}/call';
 type CallAnswer = AnswerOf<typeof CALL_PATH, 'post'>['result'];
 
-/**
- * "Try it", as the MCP Inspector has it: a form built from the tool's input schema, checked here
- * before it is sent, then what the tool answered and how long it took.
- */
-export function TryTool({
-  workspace,
-  registry,
-  tool,
-  schema,
-}: {
+/** A registry's tool and its input schema. */
+interface ToolTarget {
   workspace: string;
   registry: string;
   tool: string;
   schema: Record<string, unknown>;
-}) {
+}
+
+/**
+ * "Try it", as the MCP Inspector has it: a form built from the tool's input schema, checked here
+ * before it is sent, then what the tool answered and how long it took.
+ */
+export function TryTool({ workspace, registry, tool, schema }: ToolTarget) {
   const [open, setOpen] = useState(false);
   const id = useId();
   return (
@@ -52,17 +50,7 @@ export function TryTool({
   );
 }
 
-function TryForm({
-  workspace,
-  registry,
-  tool,
-  schema,
-}: {
-  workspace: string;
-  registry: string;
-  tool: string;
-  schema: Record<string, unknown>;
-}) {
+function TryForm({ workspace, registry, tool, schema }: ToolTarget) {
   const id = useId();
   const fields = schemaFields(schema);
   const properties = (schema.properties ?? {}) as Record<string, unknown>;
