@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KINDS, type Workspace } from '@paddock/kube';
+import { OPERATOR_NODE_FLAGS } from '@paddock/operator/node-flags';
 import { freePort, start, tempDir } from '@paddock/testing';
 import { startBenchCluster } from './lib/cluster.js';
 import { ControllerMetrics, memoryMiB, noOpWrites } from './lib/operator-metrics.js';
@@ -53,13 +54,18 @@ try {
     const workspaces = kube.resource<Workspace>(KINDS.find((k) => k.kind === 'Workspace')!);
 
     const metricsPort = await freePort();
-    const operator = start(process.execPath, [operatorBin, '--kubeconfig', kubeconfig], {
-      env: {
-        ...process.env,
-        SVC_OPERATOR_LISTEN_ADDR: `127.0.0.1:${metricsPort}`,
-        SVC_OPERATOR_WORKERS: '8',
+    // With the flags it runs with wherever it runs.
+    const operator = start(
+      process.execPath,
+      [...OPERATOR_NODE_FLAGS, operatorBin, '--kubeconfig', kubeconfig],
+      {
+        env: {
+          ...process.env,
+          SVC_OPERATOR_LISTEN_ADDR: `127.0.0.1:${metricsPort}`,
+          SVC_OPERATOR_WORKERS: '8',
+        },
       },
-    });
+    );
     try {
       await operator.waitForOutput(/leading: controllers started/, 60_000);
       const pid = operator.child.pid!;

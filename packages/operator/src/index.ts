@@ -1,4 +1,5 @@
 export { main, USAGE, operatorEnv } from './main.js';
+export { OPERATOR_NODE_FLAGS } from './node-flags.js';
 export * from './workspace/index.js';
 export * from './toolregistry/index.js';
 export { WorkspaceController, WORKSPACE_FINALIZER } from './controllers/workspace-controller.js';

@@ -1,4 +1,5 @@
 import { DASHBOARD_NODE_FLAGS } from '@paddock/dashboard/shared';
+import { OPERATOR_NODE_FLAGS } from '@paddock/operator/node-flags';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -181,6 +182,7 @@ function operator(platform: LocalPlatform): ComponentSpec {
     name: 'operator',
     command: process.execPath,
     args: [
+      ...OPERATOR_NODE_FLAGS,
       binOf('@paddock/operator', 'paddock-operator'),
       '--kubeconfig',
       embeddedKubeconfig(platform),

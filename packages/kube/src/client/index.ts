@@ -16,10 +16,12 @@ export {
 } from './resource-client.js';
 export {
   Informer,
-  metadataOnly,
+  identityOnly,
   withoutManagedFields,
   type InformerEvent,
   type InformerHandler,
+  type InformerTransform,
+  type ObjectIdentity,
 } from './informer.js';
 export {
   WorkQueue,

@@ -2,6 +2,12 @@ import type { KubeObject, ListOptions, ResourceClient, WatchEvent } from './reso
 
 export type InformerEvent = 'add' | 'update' | 'delete';
 export type InformerHandler<T> = (event: InformerEvent, object: T, old?: T) => void;
+/**
+ * What an informer keeps of each object it receives. A projection to the fields its readers use
+ * (client-go's SetTransform) is what bounds the memory of a cache of thousands of objects; a type
+ * of its own keeps the partial copy from being written back through the kind's client.
+ */
+export type InformerTransform<T extends KubeObject, S extends KubeObject> = (object: T) => S;
 
 /** Wait before watching again after an error, doubling up to the maximum. */
 const RETRY_MIN_MS = 250;
@@ -21,14 +27,26 @@ export function withoutManagedFields<T extends KubeObject>(object: T): T {
   return { ...object, metadata: rest };
 }
 
-/** Identity, version, labels and annotations only: for informers whose objects just trigger work. */
-export function metadataOnly<T extends KubeObject>(object: T): KubeObject {
-  const { name, namespace, uid, resourceVersion, labels, annotations } = object.metadata ?? {};
+/**
+ * Name, namespace and resourceVersion only: for informers whose objects just trigger work on
+ * their own key, or whose version is all that is read.
+ */
+export function identityOnly(object: KubeObject): KubeObject & { metadata: ObjectIdentity } {
+  const { name = '', namespace, resourceVersion } = object.metadata ?? {};
   return {
-    apiVersion: object.apiVersion,
-    kind: object.kind,
-    metadata: { name, namespace, uid, resourceVersion, labels, annotations },
+    metadata: {
+      name,
+      ...(namespace === undefined ? {} : { namespace }),
+      ...(resourceVersion === undefined ? {} : { resourceVersion }),
+    },
   };
+}
+
+/** What identityOnly keeps. */
+export interface ObjectIdentity {
+  name: string;
+  namespace?: string;
+  resourceVersion?: string;
 }
 
 function isGone(err: unknown): boolean {
@@ -40,11 +58,13 @@ function isGone(err: unknown): boolean {
  * A local copy of one kind's objects, kept current by list + watch: the watch resumes from the
  * last resourceVersion it saw (bookmarks included) after the server ends it, and the copy is
  * listed again when that version has expired (410 Gone). Handlers see adds, updates and deletes,
- * relists included (a relist reports what changed while the watch was down).
+ * relists included (a relist reports what changed while the watch was down). The copy holds what
+ * the transform keeps of each object (S), which must keep its name, namespace and
+ * resourceVersion: they key the copy and tell a changed object from one seen before.
  */
-export class Informer<T extends KubeObject> {
-  private readonly cache = new Map<string, T>();
-  private readonly handlers = new Set<InformerHandler<T>>();
+export class Informer<T extends KubeObject, S extends KubeObject = T> {
+  private readonly cache = new Map<string, S>();
+  private readonly handlers = new Set<InformerHandler<S>>();
   private resourceVersion: string | undefined;
   private stopWatch: (() => void) | undefined;
   private stopped = false;
@@ -61,13 +81,18 @@ export class Informer<T extends KubeObject> {
       'namespace' | 'labelSelector' | 'fieldSelector'
     > = {},
     private readonly onError: (err: unknown) => void = () => {},
-    /** What is kept of each object (and handed to handlers); by default all but managedFields. */
-    private readonly transform: (object: T) => T = withoutManagedFields,
+    /**
+     * What is kept of each object (and handed to handlers); by default all but managedFields, in
+     * which case S is T (a projection to another type comes with its transform).
+     */
+    private readonly transform: InformerTransform<T, S> = withoutManagedFields as unknown as (
+      object: T,
+    ) => S,
   ) {
     this.synced = new Promise((resolve) => (this.markSynced = resolve));
   }
 
-  on(handler: InformerHandler<T>): () => void {
+  on(handler: InformerHandler<S>): () => void {
     this.handlers.add(handler);
     return () => this.handlers.delete(handler);
   }
@@ -83,15 +108,20 @@ export class Informer<T extends KubeObject> {
     this.stopWatch?.();
   }
 
-  get(name: string, namespace?: string): T | undefined {
+  get(name: string, namespace?: string): S | undefined {
     return this.cache.get(`${namespace ?? ''}/${name}`);
   }
 
-  list(): T[] {
+  list(): S[] {
     return [...this.cache.values()];
   }
 
-  private emit(event: InformerEvent, object: T, old?: T): void {
+  /** The objects kept, without copying them into an array (the copy may hold thousands). */
+  values(): IterableIterator<S> {
+    return this.cache.values();
+  }
+
+  private emit(event: InformerEvent, object: S, old?: S): void {
     for (const handler of this.handlers) handler(event, object, old);
   }
 
@@ -122,7 +152,7 @@ export class Informer<T extends KubeObject> {
     }
   }
 
-  private upsert(key: string, object: T): void {
+  private upsert(key: string, object: S): void {
     const old = this.cache.get(key);
     if (old?.metadata?.resourceVersion === object.metadata?.resourceVersion) return;
     this.cache.set(key, object);

@@ -19,6 +19,7 @@ import {
 } from '../workspace/network-policy.js';
 import { LABEL_APP_NAME, agentOwnedMetadata, agentSelectorLabels } from './agent-labels.js';
 import type { OwnedMetadata } from './workload-objects.js';
+import type { WorkspaceForAgents } from './workspace-for-agents.js';
 
 /** The app.kubernetes.io/name of the dashboard's pods (deploy/base/dashboard.yaml). */
 export const DASHBOARD_APP_NAME = 'paddock-dashboard';
@@ -38,7 +39,7 @@ export interface AgentNetworkPolicyObject {
 export interface AgentNetworkPolicyInputs {
   agent: AgentRuntime;
   /** The Workspace of the agent's namespace: its networkPolicy decides who else gets in. */
-  workspace: Workspace;
+  workspace: WorkspaceForAgents | Workspace;
   /** Where the dashboard runs (SVC_OPERATOR_NAMESPACE). */
   platformNamespace?: string;
 }

@@ -1,6 +1,7 @@
-import type { AgentRuntime, Workspace } from '@paddock/kube';
+import type { AgentRuntime } from '@paddock/kube';
 import type { ConditionUpdate } from '../runtime/conditions.js';
 import { budgetActions } from '../workspace/cost.js';
+import type { WorkspaceForAgents } from './workspace-for-agents.js';
 
 /** The condition on an AgentRuntime asking more replicas than its workspace allows per agent. */
 export const CONDITION_REPLICAS_LIMITED = 'ReplicasLimited';
@@ -28,7 +29,7 @@ export interface AgentWorkspace {
  * The facts an agent needs from its Workspace: the per-agent replica limit, and a pause while a
  * budget is exceeded (BudgetExceeded True) and the action is pauseJobs or block.
  */
-export function agentWorkspace(workspace: Workspace): AgentWorkspace {
+export function agentWorkspace(workspace: WorkspaceForAgents): AgentWorkspace {
   const limit = workspace.spec.quotas?.agents?.maxReplicasPerAgent;
   const exceeded = workspace.status?.conditions?.find(
     (c) => c.type === 'BudgetExceeded' && c.status === 'True',

@@ -43,6 +43,7 @@ export {
   type PromptPackVersion,
 } from './desired-statefulset.js';
 export { desiredService } from './desired-service.js';
+export { workspaceForAgents, type WorkspaceForAgents } from './workspace-for-agents.js';
 export {
   AGENT_COMMAND,
   AGENT_CONTAINER,

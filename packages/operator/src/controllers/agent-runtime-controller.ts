@@ -3,11 +3,12 @@ import {
   AlreadyExistsError,
   Informer,
   LABEL_AGENT,
-  metadataOnly,
+  identityOnly,
   type AgentRuntime,
   type AgentRuntimeStatus,
   type Kube,
   type KubeObject,
+  type PromptPack,
   type Workspace,
   WorkQueue,
   type ProcessResult,
@@ -27,16 +28,26 @@ import {
   proofKeyFingerprint,
   runsAgentLoop,
   withoutOldPause,
+  workspaceForAgents,
   type ComputedAgentStatus,
   type ObservedStatefulSet,
   type StatefulSetObject,
+  type WorkspaceForAgents,
 } from '../agentruntime/index.js';
 import { LABEL_APP_NAME } from '../agentruntime/agent-labels.js';
 import type { EventRecorder } from '../runtime/events.js';
 import type { OperatorMetrics } from '../runtime/metrics.js';
 import { writeStatusIfChanged } from '../runtime/status.js';
+import { StringPool } from '../runtime/string-pool.js';
 import { agentClients, type AgentClients } from './agent-runtime/clients.js';
-import { leanAgent, leanPod, type LeanAgent, type LeanPod } from './agent-runtime/lean-objects.js';
+import {
+  leanAgent,
+  leanAgentObject,
+  leanPod,
+  type LeanAgent,
+  type LeanAgentObject,
+  type LeanPod,
+} from './agent-runtime/lean-objects.js';
 import {
   controlledBy,
   fixedFieldsDiffering,
@@ -96,12 +107,14 @@ export class AgentRuntimeController {
   private readonly now: () => number;
   private readonly resyncMs: number;
   private readonly proofs: ProofSecrets;
-  private readonly agents: Informer<LeanAgent>;
-  private readonly workspaces: Informer<Workspace>;
-  private readonly promptPacks: Informer<KubeObject>;
-  private readonly statefulSets: Informer<KubeObject>;
-  private readonly networkPolicies: Informer<KubeObject>;
-  private readonly pods: Informer<LeanPod>;
+  // What each informer keeps is a projection (lean-objects.ts, workspace-for-agents.ts): a pass
+  // reads from the cluster whatever it writes.
+  private readonly agents: Informer<AgentRuntime, LeanAgent>;
+  private readonly workspaces: Informer<Workspace, WorkspaceForAgents>;
+  private readonly promptPacks: Informer<PromptPack, ReturnType<typeof identityOnly>>;
+  private readonly statefulSets: Informer<StoredObject, LeanAgentObject>;
+  private readonly networkPolicies: Informer<StoredObject, LeanAgentObject>;
+  private readonly pods: Informer<KubeObject, LeanPod>;
 
   constructor(private readonly deps: AgentRuntimeControllerDeps) {
     this.clients = agentClients(deps.kube);
@@ -124,33 +137,31 @@ export class AgentRuntimeController {
     const onError = (kind: string) => (err: unknown) =>
       this.logger.warn({ err, kind }, 'watch failed; retrying');
     const selected = { labelSelector: AGENT_OBJECTS };
-    this.agents = new Informer<LeanAgent>(
-      this.clients.agentIdentities,
-      {},
-      onError('AgentRuntime'),
-      leanAgent,
+    const strings = new StringPool();
+    this.agents = new Informer(this.clients.agentRuntimes, {}, onError('AgentRuntime'), leanAgent);
+    this.workspaces = new Informer(this.clients.workspaces, {}, onError('Workspace'), (workspace) =>
+      workspaceForAgents(workspace, (value) => strings.intern(value)),
     );
-    this.workspaces = new Informer<Workspace>(this.clients.workspaces, {}, onError('Workspace'));
-    this.promptPacks = new Informer<KubeObject>(
+    this.promptPacks = new Informer(
       this.clients.promptPacks,
       {},
       onError('PromptPack'),
-      metadataOnly,
+      identityOnly,
     );
-    this.statefulSets = new Informer<KubeObject>(
+    this.statefulSets = new Informer(
       this.clients.statefulSets,
       selected,
       onError('StatefulSet'),
-      metadataOnly,
+      leanAgentObject,
     );
     // Watched so that an edited or deleted policy is restored at once, not at the next resync.
-    this.networkPolicies = new Informer<KubeObject>(
+    this.networkPolicies = new Informer(
       this.clients.networkPolicies,
       selected,
       onError('NetworkPolicy'),
-      metadataOnly,
+      leanAgentObject,
     );
-    this.pods = new Informer<LeanPod>(this.clients.pods, selected, onError('Pod'), leanPod);
+    this.pods = new Informer(this.clients.pods, selected, onError('Pod'), leanPod);
   }
 
   /** Resolves once every cache is filled and the workers run. */
@@ -174,8 +185,8 @@ export class AgentRuntimeController {
       }
     });
     this.promptPacks.on((_event, pack) => {
-      const { name, namespace } = pack.metadata ?? {};
-      for (const agent of this.agents.list()) {
+      const { name, namespace } = pack.metadata;
+      for (const agent of this.agents.values()) {
         if (agent.metadata.namespace === namespace && agent.spec.promptPackRef?.name === name) {
           this.queue.add(keyOf(agent.metadata.namespace, agent.metadata.name));
         }
@@ -221,7 +232,7 @@ export class AgentRuntimeController {
   }
 
   private enqueueNamespace(namespace: string): void {
-    for (const agent of this.agents.list()) {
+    for (const agent of this.agents.values()) {
       if (agent.metadata.namespace === namespace) {
         this.queue.add(keyOf(namespace, agent.metadata.name));
       }
@@ -229,7 +240,7 @@ export class AgentRuntimeController {
   }
 
   private enqueueAll(): void {
-    for (const agent of this.agents.list()) {
+    for (const agent of this.agents.values()) {
       this.queue.add(keyOf(agent.metadata.namespace, agent.metadata.name));
     }
   }
@@ -253,7 +264,7 @@ export class AgentRuntimeController {
     const now = new Date(this.now());
     const resync = { resyncAfterMs: this.resyncMs };
 
-    const workspace = workspaceOfNamespace(this.workspaces.list(), namespace);
+    const workspace = workspaceOfNamespace(this.workspaces.values(), namespace);
     if (workspace === undefined) {
       await this.writeStatus(agent, noWorkspaceStatus(agent, now));
       return resync;

@@ -2,7 +2,7 @@ import type { Logger, Mailer } from '@paddock/common';
 import {
   ForbiddenError,
   Informer,
-  metadataOnly,
+  identityOnly,
   parseRfc3339,
   type Kube,
   type KubeObject,
@@ -17,7 +17,6 @@ import type { OperatorMetrics } from '../runtime/metrics.js';
 import { writeStatusIfChanged } from '../runtime/status.js';
 import {
   ANNOTATION_EXPIRES,
-  ANNOTATION_OWNER_WORKSPACE,
   LABEL_BINDING_SOURCE,
   LABEL_MANAGED_BY,
   MANAGED_BY,
@@ -48,6 +47,8 @@ import { removeWorkspaceObjects } from './workspace/cleanup.js';
 import { workspaceClients, type WorkspaceClients } from './workspace/clients.js';
 import { covers } from './workspace/covers.js';
 import { deleteIfExists, ensureObject, getIfExists, mergeInto } from './workspace/ensure-object.js';
+import { leanOwnedRef, leanWorkspaceRef, type WorkspaceRef } from './workspace/lean-objects.js';
+import { StringPool } from '../runtime/string-pool.js';
 
 export const WORKSPACE_FINALIZER = 'paddock.dev/workspace-cleanup';
 export const WORKSPACE_CONTROLLER = 'workspace';
@@ -80,7 +81,8 @@ export interface WorkspaceControllerDeps {
 export class WorkspaceController {
   private readonly clients: WorkspaceClients;
   private readonly queue: WorkQueue;
-  private readonly informers: Informer<KubeObject>[] = [];
+  private readonly informers: { start(): unknown; stop(): void; readonly synced: Promise<void> }[] =
+    [];
   private readonly now: () => number;
   /** Namespace → the Workspaces naming it, so that an AgentRuntime's change reconciles its Workspace. */
   private readonly byNamespace = new Map<string, Set<string>>();
@@ -103,18 +105,30 @@ export class WorkspaceController {
   async start(): Promise<void> {
     await this.ensureClusterRoles();
     const onError = (err: unknown) => this.deps.logger.warn({ err }, 'workspace watch failed');
-    const workspaces = new Informer<KubeObject>(this.clients.workspaces, {}, onError);
-    workspaces.on((event, object) => {
-      const name = object.metadata?.name;
-      if (name === undefined) return;
-      this.trackNamespace(name, event === 'delete' ? undefined : (object as Workspace));
+    // What the informers keep is only what routes a change to its Workspace (lean-objects.ts):
+    // a pass reads what it works on from the cluster.
+    const strings = new StringPool();
+    const workspaces = new Informer<Workspace, WorkspaceRef>(
+      this.clients.workspaces,
+      {},
+      onError,
+      leanWorkspaceRef(strings),
+    );
+    workspaces.on((event, object, old) => {
+      const name = object.metadata.name;
+      if (name === '') return;
+      this.trackNamespace(
+        name,
+        old ?? (event === 'delete' ? object : undefined),
+        event === 'delete' ? undefined : object,
+      );
       if (event !== 'delete') this.queue.add(name);
     });
     this.informers.push(workspaces);
     // Agents report their spend in their status: a report reconciles their Workspace.
-    const agents = new Informer<KubeObject>(this.clients.agentRuntimes, {}, onError, metadataOnly);
+    const agents = new Informer(this.clients.agentRuntimes, {}, onError, identityOnly);
     agents.on((_event, object) => {
-      const namespace = object.metadata?.namespace;
+      const namespace = object.metadata.namespace;
       if (namespace === undefined) return;
       for (const name of this.byNamespace.get(namespace) ?? []) this.queue.add(name);
     });
@@ -129,11 +143,9 @@ export class WorkspaceController {
       this.clients.networkPolicies,
     ];
     for (const client of owned) {
-      // Only their identity is kept: the reconcile reads the cluster, these only trigger it.
-      const informer = new Informer<KubeObject>(client, managed, onError, metadataOnly);
+      const informer = new Informer(client, managed, onError, leanOwnedRef(strings));
       informer.on((_event, object) => {
-        const owner = object.metadata?.annotations?.[ANNOTATION_OWNER_WORKSPACE];
-        if (owner !== undefined) this.queue.add(owner);
+        if (object.owner !== undefined) this.queue.add(object.owner);
       });
       this.informers.push(informer);
     }
@@ -147,14 +159,23 @@ export class WorkspaceController {
     await this.queue.shutdown();
   }
 
-  private trackNamespace(name: string, workspace: Workspace | undefined): void {
-    for (const [namespace, names] of this.byNamespace) {
-      names.delete(name);
-      if (names.size === 0) this.byNamespace.delete(namespace);
+  /** Moves the Workspace `name` from the namespace it named before to the one it names now. */
+  private trackNamespace(
+    name: string,
+    before: WorkspaceRef | undefined,
+    now: WorkspaceRef | undefined,
+  ): void {
+    const from = before?.spec.namespace.name;
+    const to = now?.spec.namespace.name;
+    if (from === to) return;
+    if (from !== undefined) {
+      const names = this.byNamespace.get(from);
+      names?.delete(name);
+      if (names?.size === 0) this.byNamespace.delete(from);
     }
-    const namespace = workspace?.spec.namespace.name;
-    if (namespace === undefined) return;
-    this.byNamespace.set(namespace, (this.byNamespace.get(namespace) ?? new Set()).add(name));
+    if (to !== undefined) {
+      this.byNamespace.set(to, (this.byNamespace.get(to) ?? new Set()).add(name));
+    }
   }
 
   /**

@@ -69,7 +69,7 @@ export interface IsolationRules {
  * spec's own rules, appended last. Both the isolation policy and each agent's policy apply them.
  */
 export function isolationRules(
-  workspace: Workspace,
+  workspace: { spec: Pick<Workspace['spec'], 'networkPolicy'> },
   options: { platformNamespace?: string } = {},
 ): IsolationRules | undefined {
   const settings = workspace.spec.networkPolicy ?? {};

@@ -10,7 +10,6 @@ import {
   type Workspace,
 } from '@paddock/kube';
 import type { SecretObject } from '../../agentruntime/index.js';
-import type { LeanAgent, LeanPod } from './lean-objects.js';
 import type { StoredObject } from './owned-objects.js';
 
 function paddockKind(kind: string): ApiResource {
@@ -30,15 +29,13 @@ export const STATEFULSET_KIND: ApiResource = {
 /** One typed client per kind the AgentRuntime controller reads or writes. */
 export interface AgentClients {
   agentRuntimes: ResourceClient<AgentRuntime>;
-  /** The same kind, for the informer that keeps only what maps changes to agents. */
-  agentIdentities: ResourceClient<LeanAgent>;
   workspaces: ResourceClient<Workspace>;
   promptPacks: ResourceClient<PromptPack>;
   statefulSets: ResourceClient<StoredObject>;
   services: ResourceClient<StoredObject>;
   networkPolicies: ResourceClient<StoredObject>;
-  /** For the informer, which keeps only what the agents' status is computed from. */
-  pods: ResourceClient<LeanPod>;
+  /** Only watched: the informer keeps what the agents' status is computed from (leanPod). */
+  pods: ResourceClient<KubeObject>;
   secrets: ResourceClient<SecretObject & KubeObject>;
   /** The agent loop's identity (agent-access.ts). */
   serviceAccounts: ResourceClient<StoredObject>;
@@ -49,13 +46,12 @@ export interface AgentClients {
 export function agentClients(kube: Kube): AgentClients {
   return {
     agentRuntimes: kube.resource<AgentRuntime>(paddockKind('AgentRuntime')),
-    agentIdentities: kube.resource<LeanAgent>(paddockKind('AgentRuntime')),
     workspaces: kube.resource<Workspace>(paddockKind('Workspace')),
     promptPacks: kube.resource<PromptPack>(paddockKind('PromptPack')),
     statefulSets: kube.resource<StoredObject>(STATEFULSET_KIND),
     services: kube.resource<StoredObject>(CORE_KINDS.service),
     networkPolicies: kube.resource<StoredObject>(CORE_KINDS.networkPolicy),
-    pods: kube.resource<LeanPod>(CORE_KINDS.pod),
+    pods: kube.resource<KubeObject>(CORE_KINDS.pod),
     secrets: kube.resource<SecretObject & KubeObject>(CORE_KINDS.secret),
     serviceAccounts: kube.resource<StoredObject>(CORE_KINDS.serviceAccount),
     roles: kube.resource<StoredObject>(CORE_KINDS.role),

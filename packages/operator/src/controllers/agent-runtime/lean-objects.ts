@@ -1,9 +1,11 @@
-import type { KubeObject } from '@paddock/kube';
+import { LABEL_AGENT, type KubeObject, type ObjectIdentity } from '@paddock/kube';
 import type { ObservedPod } from '../../agentruntime/index.js';
 
 /**
  * What the AgentRuntime controller's informers keep of each object: enough to map a change to the
  * agents it concerns and, for pods, to compute the agents' status. The rest is read when needed.
+ * (What it keeps of Workspaces is agentruntime/workspace-for-agents.ts, of PromptPacks their
+ * identity and version.)
  */
 
 /** An AgentRuntime's identity, generation and annotations, and the PromptPack it follows. */
@@ -83,5 +85,23 @@ export function leanPod(object: KubeObject): LeanPod {
             ...(containerStatuses === undefined ? {} : { containerStatuses }),
           },
         }),
+  };
+}
+
+/** An agent's StatefulSet or NetworkPolicy, as its identity and the agent it belongs to. */
+export interface LeanAgentObject extends KubeObject {
+  metadata: ObjectIdentity & { labels?: Record<string, string> };
+}
+
+export function leanAgentObject(object: KubeObject): LeanAgentObject {
+  const { name = '', namespace, resourceVersion, labels } = object.metadata ?? {};
+  const agent = labels?.[LABEL_AGENT];
+  return {
+    metadata: {
+      name,
+      ...(namespace === undefined ? {} : { namespace }),
+      ...(resourceVersion === undefined ? {} : { resourceVersion }),
+      ...(agent === undefined ? {} : { labels: { [LABEL_AGENT]: agent } }),
+    },
   };
 }

@@ -1,6 +1,6 @@
-import type { Workspace } from '@paddock/kube';
+import type { WorkspaceForAgents } from '../../agentruntime/index.js';
 
-const conflicted = (workspace: Workspace) =>
+const conflicted = (workspace: WorkspaceForAgents) =>
   workspace.status?.conditions?.some(
     (c) => c.type === 'NamespaceReady' && c.reason === 'NamespaceConflict',
   ) === true;
@@ -11,15 +11,15 @@ const conflicted = (workspace: Workspace) =>
  * without that condition wins, then the oldest.
  */
 export function workspaceOfNamespace(
-  workspaces: readonly Workspace[],
+  workspaces: Iterable<WorkspaceForAgents>,
   namespace: string,
-): Workspace | undefined {
-  return workspaces
-    .filter((w) => w.spec.namespace.name === namespace)
-    .sort(
-      (a, b) =>
-        Number(conflicted(a)) - Number(conflicted(b)) ||
-        (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') ||
-        a.metadata.name.localeCompare(b.metadata.name),
-    )[0];
+): WorkspaceForAgents | undefined {
+  const naming: WorkspaceForAgents[] = [];
+  for (const w of workspaces) if (w.spec.namespace.name === namespace) naming.push(w);
+  return naming.sort(
+    (a, b) =>
+      Number(conflicted(a)) - Number(conflicted(b)) ||
+      (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') ||
+      a.metadata.name.localeCompare(b.metadata.name),
+  )[0];
 }
