@@ -4,7 +4,9 @@
 //   written and streamed), against straight MCP calls of the same tool on the same sandbox;
 // - the median time per turn, and what it adds to a straight call;
 // - the agent's resident memory along the run (is it flat?). BENCH_AGENT_NODE_OPTIONS is given to
-//   the agent (e.g. --max-old-space-size=96, to tell what the collector leaves from what is kept).
+//   the agent (e.g. --max-old-space-size=96, to tell what the collector leaves from what is kept);
+//   BENCH_AGENT_NODE_FLAGS goes on its command line, for the V8 flags NODE_OPTIONS refuses (e.g.
+//   --optimize-for-size --max-semi-space-size=1).
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -34,6 +36,7 @@ const TURNS = 999;
 const STRAIGHT_CALLS = 1_000;
 const NAMESPACE = 'bench-agent';
 const AGENT_BIN = join(import.meta.dirname, '..', 'packages', 'agent', 'bin', 'paddock-agent.js');
+const nodeFlags = (process.env['BENCH_AGENT_NODE_FLAGS'] ?? '').split(/\s+/).filter(Boolean);
 
 /** Resident memory now (VmRSS), in MiB. */
 function rssMiB(pid: number): number {
@@ -103,7 +106,15 @@ try {
   });
   const agent = start(
     process.execPath,
-    [AGENT_BIN, '--listen', '127.0.0.1:0', '--kubeconfig', cluster.kubeconfig, '--dev'],
+    [
+      ...nodeFlags,
+      AGENT_BIN,
+      '--listen',
+      '127.0.0.1:0',
+      '--kubeconfig',
+      cluster.kubeconfig,
+      '--dev',
+    ],
     {
       env: {
         PATH: process.env['PATH'],

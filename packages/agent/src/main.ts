@@ -18,13 +18,12 @@ import { createAgentApp } from './api/app.js';
 import { agentEnv, parseFlags, USAGE } from './config.js';
 import { CostReporter } from './cost/cost-reporter.js';
 import type { ModelClient } from './model.js';
-import { anthropicMessagesClient } from './providers/anthropic-messages.js';
-import { openAIChatClient } from './providers/openai-chat.js';
 import { blockedReason } from './runs/budget-block.js';
 import { readSettings } from './runs/cluster-settings.js';
 import { RunStore } from './runs/run-store.js';
 import { Runner } from './runs/runner.js';
-import { runTools } from './run-tools.js';
+import type { RunToolsOptions } from './run-tools.js';
+import type { SandboxTools } from './sandbox-tools.js';
 import { scrubStrings } from './transcript-scrub.js';
 
 export { USAGE };
@@ -33,14 +32,26 @@ const AGENT_RUNTIME = KINDS.find((k) => k.kind === 'AgentRuntime')!;
 
 type Config = ReturnType<typeof loadConfig<typeof agentEnv>>;
 
-function modelClient(config: Config): ModelClient {
+/**
+ * The client of the configured provider. Only its SDK is loaded: each costs megabytes of resident
+ * memory in every agent pod, and a pod speaks to one provider.
+ */
+async function modelClient(config: Config): Promise<ModelClient> {
   const baseURL = config.SVC_AGENT_PROVIDER_BASE_URL?.toString();
   // Servers without keys (a local Ollama or vLLM) still get one: the SDKs refuse to start without.
   const apiKey = config.SVC_AGENT_PROVIDER_API_KEY ?? 'none';
   const options = { apiKey, ...(baseURL === undefined ? {} : { baseURL }) };
   return config.SVC_AGENT_PROVIDER === 'anthropic'
-    ? anthropicMessagesClient(options)
-    : openAIChatClient(options);
+    ? (await import('./providers/anthropic-messages.js')).anthropicMessagesClient(options)
+    : (await import('./providers/openai-chat.js')).openAIChatClient(options);
+}
+
+/**
+ * The tools of a run. The MCP client and the tool handlers load with the first run, not at start:
+ * an idle agent, as most are, never pays for them.
+ */
+async function loadRunTools(options: RunToolsOptions): Promise<SandboxTools> {
+  return (await import('./run-tools.js')).runTools(options);
 }
 
 function required(config: Config): { name: string; namespace: string } {
@@ -107,10 +118,10 @@ export async function main(argv: readonly string[], environment: NodeJS.ProcessE
   const scrubber = new Scrubber({ secrets: key === undefined ? [] : [key] });
   const runner = new Runner({
     store,
-    client: modelClient(config),
+    client: await modelClient(config),
     settings: () => readSettings(kube, self),
     tools: () =>
-      runTools({
+      loadRunTools({
         sandboxMcpUrl: config.SVC_AGENT_SANDBOX_MCP_URL!,
         kube,
         namespace: self.namespace,

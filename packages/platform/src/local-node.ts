@@ -1,4 +1,5 @@
 import { readdir, rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger, type Logger } from '@paddock/common';
 import {
@@ -22,6 +23,7 @@ import {
   type AddressRange,
 } from './local-node/pod-addresses.js';
 import { PodWorker } from './local-node/pod-worker.js';
+import { startLimit, StartGate } from './local-node/start-gate.js';
 import type { Pod } from './local-node/pod.js';
 import { runsLocally } from './local-node/sandbox-image.js';
 import { portsAreFree } from './local-node/sandbox-process.js';
@@ -97,6 +99,8 @@ export class LocalNode {
   private readonly unscheduled: Informer<Pod>;
   private readonly podClient: ResourceClient<Pod>;
   private readonly claims: LocalClaims;
+  /** Containers start a few at a time, each until ready: all at once, none would (start-gate). */
+  private readonly starts = new StartGate(startLimit(availableParallelism()));
   private readonly events: EventRecorder;
   private readonly logger: Logger;
   private readonly addresses: AddressRange;
@@ -277,6 +281,7 @@ export class LocalNode {
       baseEnv: inheritedEnv(),
       shutdownGraceMs: SHUTDOWN_GRACE_SECONDS * 1000,
       claims: this.claims,
+      starts: this.starts,
       logger: this.logger,
     });
     this.workers.set(key, next);

@@ -28,6 +28,7 @@ import type { Container, ContainerStatus, HttpProbe, Pod } from './pod.js';
 import { probeSettings, probeUrl, Prober } from './probes.js';
 import { ProjectionError, type ProjectedVolumes } from './projected-volumes.js';
 import { SandboxProcess, type Exit } from './sandbox-process.js';
+import { MAX_START_MS, type LeaveStart, type StartGate } from './start-gate.js';
 
 /** What every container of a node shares: the node's means. */
 export interface ContainerDeps {
@@ -49,6 +50,8 @@ export interface ContainerDeps {
     exists(namespace: string, claim: string): boolean;
     prepare(namespace: string, claim: string): Promise<string>;
   };
+  /** The bound on containers starting at once, which every container's start goes through. */
+  starts: StartGate;
 }
 
 /** What the containers of one pod share: the pod, the node's means, and where status goes. */
@@ -98,6 +101,9 @@ export class ContainerRunner {
   private process: SandboxProcess | undefined;
   private probers: Prober[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** Set while this container holds a place at the start gate: ends its start. */
+  private leaveStart: LeaveStart | undefined;
+  private startTimer: NodeJS.Timeout | undefined;
   private crashes = 0;
   private configFailures = 0;
   private stopped = false;
@@ -162,6 +168,7 @@ export class ContainerRunner {
   async stop(reason: 'deleted' | 'shutdown', graceMs: number): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.endStart();
     this.stopProbes();
     const process = this.process;
     if (process?.running) {
@@ -280,6 +287,11 @@ export class ContainerRunner {
     const cwd = podFolder(pod.dataDir, pod.uid);
     await mkdir(cwd, { recursive: true });
     if (this.stopped) return;
+    // Its turn to start: it holds the place until it is ready, ends, or MAX_START_MS passed.
+    const leave = await pod.starts.enter();
+    if (this.stopped || pod.stopping()) return leave();
+    this.leaveStart = leave;
+    this.startTimer = setTimeout(() => this.endStart(), MAX_START_MS);
     const processEnv: Record<string, string> = {
       ...pod.baseEnv,
       HOSTNAME: pod.pod.metadata.name,
@@ -312,6 +324,7 @@ export class ContainerRunner {
     const readiness = this.container.readinessProbe;
     this.update({ container: { running: { startedAt } }, ready: readiness === undefined });
     if (readiness) this.probe(process, 'Readiness', readiness, address);
+    else this.endStart();
     if (this.container.livenessProbe) {
       this.probe(process, 'Liveness', this.container.livenessProbe, address);
     }
@@ -336,7 +349,10 @@ export class ContainerRunner {
       onChange: (healthy, message) => {
         if (this.process !== process || this.stopped) return;
         if (!healthy) void events.warning(ref, 'Unhealthy', `${kind} probe failed: ${message}`);
-        if (kind === 'Readiness') return this.update({ ready: healthy });
+        if (kind === 'Readiness') {
+          if (healthy) this.endStart();
+          return this.update({ ready: healthy });
+        }
         if (healthy) return;
         // A failed liveness probe restarts the container: its exit goes the usual way.
         const name = this.container.name;
@@ -349,6 +365,14 @@ export class ContainerRunner {
       },
     });
     this.probers.push(prober);
+  }
+
+  /** Gives this container's place at the start gate to the next one, if it holds one. */
+  private endStart(): void {
+    clearTimeout(this.startTimer);
+    const leave = this.leaveStart;
+    this.leaveStart = undefined;
+    leave?.();
   }
 
   private stopProbes(): void {
@@ -387,8 +411,12 @@ export class ContainerRunner {
     bin: string,
     args: readonly string[],
   ): void {
-    if (this.process !== process || this.stopped || this.pod.stopping()) return;
+    if (this.process !== process || this.stopped || this.pod.stopping()) {
+      if (this.process === process) this.endStart();
+      return;
+    }
     this.process = undefined;
+    this.endStart();
     this.stopProbes();
     const { events, ref } = this.pod;
     const finishedAt = kubeTime(new Date());

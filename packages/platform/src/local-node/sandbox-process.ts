@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PER_AGENT_NODE_FLAGS } from '@paddock/common';
 
 /** The niceness of pod processes: below the platform's own, which stays at 0. */
 export const POD_NICENESS = 10;
@@ -41,7 +42,8 @@ export class SandboxProcess {
   readonly exited: Promise<Exit>;
 
   constructor(options: SandboxProcessOptions) {
-    this.child = spawn(process.execPath, [options.bin, ...options.args], {
+    // The flags a pod's image gives these processes (its entrypoint and agent command).
+    this.child = spawn(process.execPath, [...PER_AGENT_NODE_FLAGS, options.bin, ...options.args], {
       env: options.env,
       cwd: options.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
