@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { PER_AGENT_NODE_FLAGS } from '@paddock/common';
 import { freePort, SANDBOX_BIN, start, tempDir } from '@paddock/testing';
 import { peakRssMiB, startServer } from './lib/processes.js';
 import { median, printTable } from './lib/table.js';
@@ -84,7 +85,8 @@ await writeFile(
 
 const sandbox = await startServer(
   process.execPath,
-  [SANDBOX_BIN, '-addr', '127.0.0.1:0', '-workspace', workspace.path],
+  // As a pod runs it: with the per-agent node flags.
+  [...PER_AGENT_NODE_FLAGS, SANDBOX_BIN, '-addr', '127.0.0.1:0', '-workspace', workspace.path],
   /"addr":"127\.0\.0\.1:(\d+)"/,
 );
 const rows = [];

@@ -1,5 +1,5 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { joseOnDemand } from './jose-on-demand.js';
 
 /**
  * The signing side of the sandbox's identity proof (docs/decisions/0017): whatever proxies to a
@@ -54,6 +54,7 @@ export async function signIdentityProof(options: SignProofOptions): Promise<stri
   }
   const iat = Math.floor((options.now ?? new Date()).getTime() / 1000);
   const { identity } = options;
+  const { SignJWT } = await joseOnDemand();
   return new SignJWT({
     ...(identity.user !== undefined ? { user: identity.user } : {}),
     groups: [...(identity.groups ?? [])],

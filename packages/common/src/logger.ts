@@ -1,5 +1,6 @@
 import { pino, type Logger, type LevelWithSilent } from 'pino';
-import pretty from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type PinoPretty from 'pino-pretty';
 import { env, loadConfig } from './config.js';
 
 export type { Logger } from 'pino';
@@ -37,10 +38,15 @@ export function loggingFromEnv(environment: Record<string, string | undefined> =
   return { level: config.SVC_LOG_LEVEL, format };
 }
 
+// pino-pretty (about 2.6 MiB once loaded) is required only by a logger that prints for a person:
+// the per-agent processes log JSON and never load it.
+const requireHere = createRequire(import.meta.url);
+const loadPretty = () => requireHere('pino-pretty') as typeof PinoPretty;
+
 export function createLogger(options: LoggerOptions): Logger {
   const base = { name: options.name, level: options.level ?? 'info', base: { name: options.name } };
   if (options.format === 'pretty') {
-    const stream = pretty({
+    const stream = loadPretty()({
       sync: true,
       destination: options.destination ?? 1,
       translateTime: 'SYS:HH:MM:ss.l',

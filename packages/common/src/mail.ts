@@ -1,4 +1,5 @@
-import { createTransport } from 'nodemailer';
+import { createRequire } from 'node:module';
+import type * as Nodemailer from 'nodemailer';
 import { z } from 'zod';
 import type { Logger } from './logger.js';
 
@@ -33,10 +34,15 @@ export interface Mailer {
   close(): void;
 }
 
+// nodemailer (about 4 MiB once loaded) is required on the first relay only: every service imports
+// this package, and most never send mail.
+const requireHere = createRequire(import.meta.url);
+const loadNodemailer = () => requireHere('nodemailer') as typeof Nodemailer;
+
 /** Mail through the relay of `url`. */
 export function smtpMailer(url: string, from: string): Mailer {
   // Bounded waits: a relay that hangs must not hold a request or a reconcile for minutes.
-  const transport = createTransport({
+  const transport = loadNodemailer().createTransport({
     url,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,

@@ -1,6 +1,6 @@
 import { createHash, createPublicKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { errors as joseErrors, jwtVerify } from 'jose';
+import { joseOnDemand } from './jose-on-demand.js';
 import {
   PROOF_ALGORITHMS,
   PROOF_HEADER,
@@ -106,6 +106,7 @@ export async function verifyProof(
       ? { ok: true, identity }
       : { ok: false, reason: 'the X-Forwarded-Sub header is required' };
   }
+  const { errors: joseErrors, jwtVerify } = await joseOnDemand();
   let claims: ProofClaims;
   try {
     ({ payload: claims } = await jwtVerify(proof, verifier.publicKey, {

@@ -1,4 +1,6 @@
+import { PER_AGENT_NODE_FLAGS } from '@paddock/common';
 import { DASHBOARD_NODE_FLAGS } from '@paddock/dashboard/shared';
+import { OPERATOR_NODE_FLAGS } from '../src/node-flags.js';
 // A lint of the service images' Dockerfile (deploy/images/Dockerfile, one target per service) and of
 // .dockerignore, since no container engine runs here: pinned bases, multi-stage builds that install
 // production dependencies of the service's own workspaces only, a non-root numeric user, no secrets.
@@ -305,6 +307,14 @@ describe('the service images (deploy/images/Dockerfile)', () => {
         if (service === 'dashboard') {
           assert.deepEqual(entrypoint.slice(1, -1), [...DASHBOARD_NODE_FLAGS]);
         }
+        if (service === 'operator') {
+          assert.deepEqual(entrypoint.slice(1, -1), [...OPERATOR_NODE_FLAGS]);
+        }
+        if (service === 'sandbox') {
+          // The pod's process runs with the per-agent flags, between node and the bin.
+          const node = entrypoint.indexOf('node');
+          assert.deepEqual(entrypoint.slice(node + 1, -1), [...PER_AGENT_NODE_FLAGS]);
+        }
         assert.deepEqual(finalOf('EXPOSE').join(' ').split(/\s+/), [...ports]);
         assert.match(finalOf('HEALTHCHECK').at(-1) ?? '', /\/healthz/);
         assert.match(finalOf('USER').at(-1) ?? '', /^[1-9]\d*:[1-9]\d*$/);
@@ -326,7 +336,11 @@ describe('the service images (deploy/images/Dockerfile)', () => {
       final.some(
         (i) =>
           i.keyword === 'RUN' &&
-          i.args === 'ln -s /app/packages/agent/bin/paddock-agent.js /usr/local/bin/paddock-agent',
+          i.args.includes(
+            `exec node ${PER_AGENT_NODE_FLAGS.join(' ')} /app/packages/agent/bin/paddock-agent.js "$@"`,
+          ) &&
+          i.args.includes('> /usr/local/bin/paddock-agent') &&
+          i.args.includes('chmod 755 /usr/local/bin/paddock-agent'),
       ),
     );
     assert.ok(existsSync(join(root, 'packages', 'agent', 'bin', 'paddock-agent.js')));

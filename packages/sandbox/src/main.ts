@@ -15,8 +15,6 @@ import { checkWorkspace, mcpExposure, parseFlags, USAGE } from './cli/flags.js';
 import { missingProgram, missingProgramLine } from './cli/required-programs.js';
 import { apiProofFor } from './api/identity-proof.js';
 import { stderrAudit } from './api/audit.js';
-import { createApiListener } from './api/listener.js';
-import { apiModules } from './api/modules.js';
 import { sandboxEnv } from './config.js';
 import { SandboxMetrics } from './metrics.js';
 import { ToolSet } from './mcp/dispatch.js';
@@ -120,6 +118,12 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
         'DEV MODE: requests without identity headers act as Sub=dev, User=dev. Never use -dev-mode in production.',
       );
     }
+    // The human API's stack (its HTTP server's plugins, route schemas and their validators, about
+    // 20 MiB) loads only with -api-addr: a sandbox serving MCP alone never holds it.
+    const [{ createApiListener }, { apiModules }] = await Promise.all([
+      import('./api/listener.js'),
+      import('./api/modules.js'),
+    ]);
     const api = await createApiListener({
       workspace,
       features,

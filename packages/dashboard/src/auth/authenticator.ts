@@ -93,7 +93,7 @@ export class Authenticator {
     // A proxy or OAuth user's groups count only while the provider vouched for them lately.
     const groups = keyGroups(owner, now);
     return {
-      user: userOf({ ...owner, groups }, mapping, 'api-key'),
+      user: userOf(owner, mapping, 'api-key', groups),
       via: 'api-key',
       apiKeyId: record.id,
       emailVerified: owner.emailVerified,

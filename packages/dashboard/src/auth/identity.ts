@@ -14,17 +14,21 @@ export function currentRole(record: UserRecord, mapping: RoleMapping): Role {
   return record.roleOverride ?? resolveRole(record.groups, mapping);
 }
 
-/** The user object of a recorded user, authenticated as `provider`. */
+/**
+ * The user object of a recorded user, authenticated as `provider`, acting with `groups` (the
+ * record's own unless an API key narrows them: see keyGroups).
+ */
 export function userOf(
   record: UserRecord,
   mapping: RoleMapping,
   provider: Provider = record.provider,
+  groups: readonly string[] = record.groups,
 ): User {
   const user: User = {
     id: record.id,
     username: record.username,
-    groups: [...record.groups],
-    role: currentRole(record, mapping),
+    groups: [...groups],
+    role: record.roleOverride ?? resolveRole(groups, mapping),
     provider,
   };
   if (record.email !== null) user.email = record.email;

@@ -113,6 +113,8 @@ export function hostAllowList(options: {
  * but the dashboard's own keeps such a page from reading or changing anything.
  */
 export function hostRefusal(host: string | undefined, allowed: HostAllowList): string | undefined {
+  // The usual Host is already in the list's form, which normalizedHost leaves as it is: no parsing.
+  if (host !== undefined && allowed.hosts.has(host)) return undefined;
   const normalized = host === undefined ? undefined : normalizedHost(host, allowed.scheme);
   if (normalized !== undefined && allowed.hosts.has(normalized)) return undefined;
   const shown =

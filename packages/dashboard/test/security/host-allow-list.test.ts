@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { freePort, startDashboard, type RunningDashboard } from '@paddock/testing';
-import { hostAllowList, hostRefusal, type HostAllowList } from '../../src/http/security.js';
+import {
+  hostAllowList,
+  hostRefusal,
+  normalizedHost,
+  type HostAllowList,
+} from '../../src/http/security.js';
 
 interface RawAnswer {
   status: number;
@@ -227,6 +232,11 @@ describe('the Host decision', () => {
     ['http SVC_BASE_URL with a port', plain, 'paddock.example.org:8080', true],
     ['http SVC_BASE_URL with a port', plain, 'paddock.example.org', false],
   ];
+  it('keeps every allowed name in the form normalizing leaves as it is (a Host equal to one is taken unparsed)', () => {
+    for (const list of [local, named, v6, based, plain]) {
+      for (const host of list.hosts) assert.equal(normalizedHost(host, list.scheme), host);
+    }
+  });
   for (const [setup, list, host, allowed] of table) {
     it(`${allowed ? 'answers' : 'refuses'} ${JSON.stringify(host) ?? 'no Host'} with ${setup}`, () => {
       const refusal = hostRefusal(host, list);

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { spawn, type IPty } from '@lydell/node-pty';
+import type { IPty } from '@lydell/node-pty';
+import { spawnPty } from './pty-on-demand.js';
 import type { WebSocket } from 'ws';
 import { auditLine } from './audit.js';
 import type { ApiContext } from './context.js';
@@ -209,7 +210,7 @@ function startShell(request: ExecRequest, ctx: ApiContext): IPty {
     ctx.childEnv.SHELL !== undefined && ctx.childEnv.SHELL !== '' ? ctx.childEnv.SHELL : 'bash';
   const [file, args] =
     request.command === undefined ? [shell, ['-l']] : ['bash', ['-lc', request.command]];
-  return spawn(file, args, {
+  return spawnPty(file, args, {
     name: TERM,
     cols: request.cols,
     rows: request.rows,

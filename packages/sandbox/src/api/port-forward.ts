@@ -5,6 +5,7 @@ import { auditLine } from './audit.js';
 import type { ApiContext } from './context.js';
 import type { FeatureModule } from './listener.js';
 import { ROUTES } from './routes.js';
+import { ReadSlabs } from './read-slabs.js';
 import { PortForwardQuery } from './schemas.js';
 import { checkParameters } from './validation.js';
 import {
@@ -27,6 +28,24 @@ export { MAX_PORT, MIN_PORT } from './schemas.js';
 export const CLIENT_HIGH_WATER_BYTES = 1024 * 1024;
 /** Queued bytes towards the client below which reading the target resumes. */
 export const CLIENT_LOW_WATER_BYTES = 256 * 1024;
+/**
+ * The most one read of the target takes, and so the largest frame sent to the client: large frames
+ * cost the client and any proxy in between less per byte than the 64 KiB of a default socket read.
+ */
+export const TARGET_READ_BYTES = 256 * 1024;
+/**
+ * Read slabs a tunnel may hold (being read into, or being sent) before it stops reading the
+ * target: bounds its memory whatever the sizes of the reads, which bufferedAmount alone does not
+ * (a slab holding a short read counts its few bytes there, but keeps its whole size).
+ */
+export const MAX_READ_SLABS = 6;
+/** Slabs in use at or below which a tunnel paused for them reads the target again. */
+const RESUME_READ_SLABS = MAX_READ_SLABS / 2;
+/**
+ * A read shorter than this (an interactive session's keystrokes and prompts) is copied into a
+ * small pooled Buffer and its slab reused at once, rather than holding a whole slab until sent.
+ */
+export const COPY_READS_BELOW_BYTES = 4 * 1024;
 /**
  * Bytes queued towards the target beyond which the client's frames are no longer read: one full
  * client frame (the listener's 1 MiB maxPayload) fits without stopping.
@@ -107,6 +126,8 @@ class Tunnel implements RouteSession {
   /** Bytes from the target sent to the client. */
   private bytesOut = 0;
   private targetPaused = false;
+  /** The target is read into these, and each filled slab is sent as one frame without a copy. */
+  private readonly slabs = new ReadSlabs(TARGET_READ_BYTES, MAX_READ_SLABS);
   /** The client sent its end-of-stream frame: the target got FIN. */
   private clientEnded = false;
   /** The target sent FIN: the client got the end-of-stream frame. */
@@ -124,7 +145,11 @@ class Tunnel implements RouteSession {
   ) {
     this.done = new Promise((resolve) => (this.settle = resolve));
     // Node hands stream options through to the socket; its type definitions do not list them.
-    const options: NetConnectOpts & { writableHighWaterMark: number } = {
+    // `onread` is typed here with the Buffers the slabs are, where the definitions say Uint8Array.
+    const options: NetConnectOpts & {
+      writableHighWaterMark: number;
+      onread: { buffer: () => Buffer; callback: (bytes: number, slab: Buffer) => boolean };
+    } = {
       host: TARGET_HOST,
       port,
       // The target's FIN ends only its direction: the client may still be sending.
@@ -132,6 +157,8 @@ class Tunnel implements RouteSession {
       noDelay: true,
       timeout: CONNECT_TIMEOUT_MS,
       writableHighWaterMark: TARGET_HIGH_WATER_BYTES,
+      // Target to client: read into reused slabs rather than a new Buffer per read.
+      onread: { buffer: this.slabs.take, callback: this.fromTarget },
     };
     const tcp = connect(options);
     this.tcp = tcp;
@@ -165,18 +192,6 @@ class Tunnel implements RouteSession {
       if (!tcp.write(bytes)) socket.pause();
     });
     tcp.on('drain', () => socket.resume());
-
-    // Target to client: the chunk is framed as it is, without a copy.
-    tcp.on('data', (chunk: Buffer) => {
-      if (socket.readyState !== socket.OPEN) return; // the client left; the target is being closed
-      this.bytesOut += chunk.length;
-      this.ctx.metrics?.countTunnelBytes('out', chunk.length);
-      socket.send(chunk, { binary: true }, this.afterSend);
-      if (!this.targetPaused && socket.bufferedAmount > CLIENT_HIGH_WATER_BYTES) {
-        this.targetPaused = true;
-        tcp.pause();
-      }
-    });
 
     tcp.once('connect', () => tcp.setTimeout(0));
     tcp.once('timeout', () =>
@@ -216,9 +231,45 @@ class Tunnel implements RouteSession {
     return this.done;
   }
 
+  /**
+   * Target to client: `bytes` were read into `slab`, which is sent as one frame without a copy and
+   * taken back once written. Returns false (stop reading) while the client is backed up.
+   */
+  private readonly fromTarget = (bytes: number, slab: Buffer): boolean => {
+    const { socket, slabs } = this;
+    // The client left; the target is being closed and what it still sends is dropped.
+    if (socket.readyState !== socket.OPEN) {
+      slabs.give(slab);
+      return true;
+    }
+    this.bytesOut += bytes;
+    this.ctx.metrics?.countTunnelBytes('out', bytes);
+    if (bytes < COPY_READS_BELOW_BYTES) {
+      socket.send(Buffer.from(slab.subarray(0, bytes)), { binary: true }, this.afterSend);
+      slabs.give(slab);
+    } else {
+      socket.send(slab.subarray(0, bytes), { binary: true }, (err) => {
+        // A failed send may leave the bytes queued on a socket being destroyed: not reused.
+        if (err) slabs.forget();
+        else slabs.give(slab);
+        this.afterSend(err);
+      });
+    }
+    if (socket.bufferedAmount > CLIENT_HIGH_WATER_BYTES || slabs.inUse >= MAX_READ_SLABS) {
+      this.targetPaused = true;
+      return false;
+    }
+    return true;
+  };
+
   /** Called as each frame towards the client is flushed: resumes the target once caught up. */
-  private readonly afterSend = (): void => {
-    if (this.targetPaused && this.socket.bufferedAmount <= CLIENT_LOW_WATER_BYTES) {
+  private readonly afterSend = (err?: Error): void => {
+    if (
+      !err &&
+      this.targetPaused &&
+      this.socket.bufferedAmount <= CLIENT_LOW_WATER_BYTES &&
+      this.slabs.inUse <= RESUME_READ_SLABS
+    ) {
       this.targetPaused = false;
       this.tcp.resume();
     }

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { constants } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
-import { spawn as spawnPty, type IPty } from '@lydell/node-pty';
+import type { IPty } from '@lydell/node-pty';
+import { spawnPty } from '../api/pty-on-demand.js';
 import type { Logger } from '@paddock/common';
 import type { PseudoTtyInfo, ServerChannel, Session } from 'ssh2';
 import type { Workspace } from '../workspace/containment.js';

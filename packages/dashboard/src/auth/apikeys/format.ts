@@ -1,11 +1,5 @@
-import {
-  createHash,
-  createHmac,
-  hkdfSync,
-  randomBytes,
-  randomUUID,
-  timingSafeEqual,
-} from 'node:crypto';
+import * as crypto from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /** The specification's literal prefix of every API key. */
 export const API_KEY_PREFIX = 'svc_sk_';
@@ -39,8 +33,17 @@ function signature(parts: Omit<ApiKeyParts, never>, signingKey: Buffer): string 
     .digest('base64url');
 }
 
+/**
+ * The SHA-256 of a string, in hex. The one-shot crypto.hash (Node.js 20.12 and later) makes no Hash
+ * object and costs a third of createHash's; the namespace import lets older versions fall back.
+ */
+export const sha256Hex: (text: string) => string =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'hex')
+    : (text) => crypto.createHash('sha256').update(text).digest('hex');
+
 export function secretHash(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return sha256Hex(secret);
 }
 
 /** Makes a new key for a user: the string to hand out once, and its parts to store. */
@@ -75,7 +78,10 @@ export function verifyApiKeySignature(key: string, signingKey: Buffer): ApiKeyPa
   if (!looksLikeApiKey(key) || key.length > MAX_API_KEY_CHARS) return undefined;
   const encoded = key.slice(API_KEY_PREFIX.length);
   if (!BASE64URL.test(encoded)) return undefined;
-  const fields = Buffer.from(encoded, 'base64url').toString('utf8').split('.');
+  const data = Buffer.from(encoded, 'base64url');
+  // One spelling per key: trailing bits the decoder would drop make another string of the same key.
+  if (data.toString('base64url') !== encoded) return undefined;
+  const fields = data.toString('utf8').split('.');
   if (fields.length !== 5) return undefined;
   const [id, userId, created, secret, sig] = fields as [string, string, string, string, string];
   if (!UUID.test(id) || userId === '' || !/^\d{1,15}$/.test(created)) return undefined;

@@ -4,8 +4,11 @@ import { USER_RECORD_TTL_MS } from '../../store/cached-users.js';
 import type { ApiKeyRecord, Store } from '../../store/types.js';
 import { DashboardError } from '../../errors.js';
 import {
+  looksLikeApiKey,
+  MAX_API_KEY_CHARS,
   mintApiKey,
   secretHash,
+  sha256Hex,
   SHOWN_PREFIX_CHARS,
   verifyApiKeySignature,
   type ApiKeyParts,
@@ -24,6 +27,16 @@ const DAY_MS = 86_400_000;
 const MAX_VERIFIED_KEYS = 10_000;
 /** The longest a key revoked on one replica stays usable on another. */
 export const REVOCATION_BOUND_MS = USER_RECORD_TTL_MS;
+/** Key strings remembered as genuine (their signature and secret checked once). */
+const MAX_GENUINE_KEYS = MAX_VERIFIED_KEYS;
+
+/** What a key string proved when it was checked in full: the key it is, and the hash it matched. */
+interface GenuineKey {
+  id: string;
+  userId: string;
+  createdAt: number;
+  secretHash: string;
+}
 
 /** A key as listed: never its secret. */
 export interface ApiKeyView {
@@ -63,7 +76,9 @@ export interface NewKeyRequest {
 
 /**
  * API keys: minting, listing, revoking and verifying. Verification is one HMAC check and one
- * lookup by primary key, whatever the number of keys stored.
+ * lookup by primary key, whatever the number of keys stored; a key presented again costs one
+ * SHA-256 of it and two lookups in memory (its record still read from the store at least every
+ * REVOCATION_BOUND_MS).
  */
 export class ApiKeys {
   /** Keys verified lately, by id: a busy script sends the same key with every request. */
@@ -71,6 +86,13 @@ export class ApiKeys {
     MAX_VERIFIED_KEYS,
     REVOCATION_BOUND_MS,
   );
+  /**
+   * Key strings whose signature and secret checked out, by the SHA-256 of the whole string: the
+   * same string again is the same genuine key, so its HMAC, decoding and secret hash are skipped.
+   * Only what never changes is kept here: whether the key is revoked or expired is read from its
+   * record (`verified`) every time. Looked up by digest, so no secret is ever compared by `===`.
+   */
+  private readonly genuine = new ExpiringCache<string, GenuineKey>(MAX_GENUINE_KEYS, Infinity);
 
   constructor(
     private readonly store: Store,
@@ -113,9 +135,12 @@ export class ApiKeys {
   }
 
   /** Revokes a key of the user (or any key when userId is undefined); false when none matched. */
-  revoke(id: string, now: number, userId?: string): Promise<boolean> {
+  async revoke(id: string, now: number, userId?: string): Promise<boolean> {
     this.verified.delete(id);
-    return this.store.apiKeys.revoke(id, now, userId);
+    const revoked = await this.store.apiKeys.revoke(id, now, userId);
+    // Again once written: a request verified meanwhile may have cached the row as it was before.
+    this.verified.delete(id);
+    return revoked;
   }
 
   /**
@@ -123,15 +148,27 @@ export class ApiKeys {
    * (the caller answers 401 and never falls through to another kind of identity).
    */
   async verify(key: string, now: number): Promise<ApiKeyRecord | undefined> {
-    const parts = verifyApiKeySignature(key, this.signingKey);
-    if (!parts) return undefined;
-    let record = this.verified.get(parts.id, now);
+    // Refused unread before any hashing: a 16 KiB header is not worth a digest.
+    if (!looksLikeApiKey(key) || key.length > MAX_API_KEY_CHARS) return undefined;
+    const digest = sha256Hex(key);
+    const known = this.genuine.get(digest, now);
+    const parts = known ? undefined : verifyApiKeySignature(key, this.signingKey);
+    const id = known?.id ?? parts?.id;
+    if (id === undefined) return undefined;
+    let record = this.verified.get(id, now);
     if (!record) {
-      record = await this.store.apiKeys.findById(parts.id);
+      record = await this.store.apiKeys.findById(id);
       // Cached only when read from the store: the entry's expiry never slides with use.
       if (record) this.verified.set(record.id, record, now, record.expiresAt ?? Infinity);
     }
-    if (!record || !matches(record, parts)) return undefined;
+    if (!record) return undefined;
+    if (known) {
+      // The record must still be the one the string was checked against (server-side values).
+      if (!sameKey(record, known)) return undefined;
+    } else {
+      if (!matches(record, parts!)) return undefined;
+      this.genuine.set(digest, genuineOf(record), now);
+    }
     if (record.revokedAt !== null) return undefined;
     if (record.expiresAt !== null && now >= record.expiresAt) return undefined;
     if (record.lastUsedAt === null || now - record.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
@@ -140,6 +177,20 @@ export class ApiKeys {
     }
     return record;
   }
+}
+
+function genuineOf(record: ApiKeyRecord): GenuineKey {
+  const { id, userId, createdAt, secretHash } = record;
+  return { id, userId, createdAt, secretHash };
+}
+
+function sameKey(record: ApiKeyRecord, known: GenuineKey): boolean {
+  return (
+    record.id === known.id &&
+    record.userId === known.userId &&
+    record.createdAt === known.createdAt &&
+    record.secretHash === known.secretHash
+  );
 }
 
 function matches(record: ApiKeyRecord, parts: ApiKeyParts): boolean {
