@@ -5,13 +5,14 @@
 // - the median time per turn, and what it adds to a straight call;
 // - the agent's resident memory along the run (is it flat?). BENCH_AGENT_NODE_OPTIONS is given to
 //   the agent (e.g. --max-old-space-size=96, to tell what the collector leaves from what is kept);
-//   BENCH_AGENT_NODE_FLAGS goes on its command line, for the V8 flags NODE_OPTIONS refuses (e.g.
-//   --optimize-for-size --max-semi-space-size=1).
+//   its command line carries the pod's PER_AGENT_NODE_FLAGS, or BENCH_AGENT_NODE_FLAGS when set (for
+//   the V8 flags NODE_OPTIONS refuses, e.g. --optimize-for-size; an empty value runs it without).
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { PER_AGENT_NODE_FLAGS } from '@paddock/common';
 import {
   API_VERSION,
   CORE_KINDS,
@@ -36,7 +37,9 @@ const TURNS = 999;
 const STRAIGHT_CALLS = 1_000;
 const NAMESPACE = 'bench-agent';
 const AGENT_BIN = join(import.meta.dirname, '..', 'packages', 'agent', 'bin', 'paddock-agent.js');
-const nodeFlags = (process.env['BENCH_AGENT_NODE_FLAGS'] ?? '').split(/\s+/).filter(Boolean);
+const nodeFlags = process.env['BENCH_AGENT_NODE_FLAGS']?.split(/\s+/).filter(Boolean) ?? [
+  ...PER_AGENT_NODE_FLAGS,
+];
 
 /** Resident memory now (VmRSS), in MiB. */
 function rssMiB(pid: number): number {
