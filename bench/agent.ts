@@ -3,13 +3,16 @@
 // - tool calls per second through paddock-agent (model round trip, tool call over MCP, transcript
 //   written and streamed), against straight MCP calls of the same tool on the same sandbox;
 // - the median time per turn, and what it adds to a straight call;
-// - the agent's resident memory along the run (is it flat?). BENCH_AGENT_NODE_OPTIONS is given to
+// - the agent's resident memory along the run (is it flat?), and at rest after the runs, once V8's
+//   memory reducer (which starts 8 s after activity ends) has shrunk the heap; with the anonymous
+//   part (RssAnon: heap and malloc, not the binary's pages). BENCH_AGENT_NODE_OPTIONS is given to
 //   the agent (e.g. --max-old-space-size=96, to tell what the collector leaves from what is kept);
 //   its command line carries the pod's PER_AGENT_NODE_FLAGS, or BENCH_AGENT_NODE_FLAGS when set (for
 //   the V8 flags NODE_OPTIONS refuses, e.g. --optimize-for-size; an empty value runs it without).
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { PER_AGENT_NODE_FLAGS } from '@paddock/common';
@@ -41,10 +44,20 @@ const nodeFlags = process.env['BENCH_AGENT_NODE_FLAGS']?.split(/\s+/).filter(Boo
   ...PER_AGENT_NODE_FLAGS,
 ];
 
+/** How long the agent idles after the runs before its memory at rest is read. */
+const REST_MS = 15_000;
+
 /** Resident memory now (VmRSS), in MiB. */
 function rssMiB(pid: number): number {
+  return memoryMiB(pid).rss;
+}
+
+/** Resident memory now, in MiB: all of it (VmRSS) and its anonymous part (RssAnon). */
+function memoryMiB(pid: number): { rss: number; anon: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+  const field = (name: string) =>
+    Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
+  return { rss: field('VmRSS'), anon: field('RssAnon') };
 }
 
 const workspace = await tempDir('paddock-bench-agent-ws-');
@@ -134,7 +147,7 @@ try {
   const [, port] = await agent.waitForOutput(/"addr":"127\.0\.0\.1:(\d+)"/, 30_000);
   const base = `http://127.0.0.1:${port}`;
   const pid = agent.child.pid!;
-  const rssAtStart = rssMiB(pid);
+  const atStart = memoryMiB(pid);
 
   /** Plays one run to its end; the time each tool result arrived, and the outcome's frame. */
   async function play(task: string, onResult: (count: number) => void) {
@@ -180,6 +193,8 @@ try {
     outcomes.push(short.outcome);
     afterRuns.push(rssMiB(pid));
   }
+  await sleep(REST_MS);
+  const atRest = memoryMiB(pid);
   await agent.stop();
 
   const straightP50 = median(straight);
@@ -201,9 +216,10 @@ try {
     ],
   );
   printTable('paddock-agent resident memory (MiB) along the long run, then after each short run', [
-    { at: 'started', rss: rssAtStart },
+    { at: 'started', rss: atStart.rss, anon: atStart.anon },
     ...[...rssAt].map(([n, rss]) => ({ at: `after ${n} turns`, rss })),
     ...afterRuns.map((rss, i) => ({ at: `after short run ${i + 1} (${SHORT_TURNS} turns)`, rss })),
+    { at: `at rest, ${REST_MS / 1000} s after the last run`, rss: atRest.rss, anon: atRest.anon },
   ]);
   console.log(
     `\noutcomes: long run ${outcome} with ${results.length} tool results; short runs ${outcomes.join(', ')}`,

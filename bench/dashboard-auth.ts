@@ -1,7 +1,13 @@
 // The dashboard's authentication under load: GET /api/auth/me authenticated by session cookie, by
-// API key and by proxy headers, each beside the same server's unauthenticated /healthz in the same
-// run; API key verification with 10 and with 100,000 keys stored; the p50 of one builtin login.
+// API key and by proxy headers, each beside the same server's unauthenticated /healthz; API key
+// verification with 10 and with 100,000 keys stored; the p50 of one builtin login.
+//
+// The routes of a server are measured in rounds, each running every route once in turn, so that a
+// slower spell of the machine falls on all of them alike; a route's ratio is the median over the
+// rounds of its rate over the same round's /healthz. Beside it, the server's CPU time per request
+// (every thread of the process, from /proc), which the load generator's own cost does not touch.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { tempDir } from '@paddock/testing';
@@ -14,22 +20,99 @@ import {
 import { httpLoad } from './lib/processes.js';
 import { median, printTable } from './lib/table.js';
 
-const RUNS = 3;
-const SECONDS = 4;
+const ROUNDS = 5;
+const SECONDS = 3;
 const CONNECTIONS = 50;
 const LOGINS = 30;
 const VERIFICATIONS = 5000;
-async function medianLoad(url: string, headers: Record<string, string>) {
-  await httpLoad(url, { connections: CONNECTIONS, seconds: 1, headers }); // warm-up
-  const runs = [];
-  for (let i = 0; i < RUNS; i++) {
-    runs.push(await httpLoad(url, { connections: CONNECTIONS, seconds: SECONDS, headers }));
+
+/** CPU time of every thread of a process so far, in nanoseconds (the first field of schedstat). */
+function cpuNs(pid: number): number {
+  let total = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // A thread that ended between the listing and the read took its time with it.
+    }
   }
-  return {
-    rps: median(runs.map((r) => r.requestsPerSecond)),
-    p50: median(runs.map((r) => r.p50Ms)),
-    errors: runs.reduce((n, r) => n + r.errors, 0),
-  };
+  return total;
+}
+
+/** Requests the server answered on a route so far, by its own request counter (every status). */
+async function served(base: string, route: string, headers: Record<string, string>) {
+  const res = await fetch(`${base}/metrics`, { headers });
+  if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
+  const prefix = `paddock_dashboard_http_requests_total{method="GET",route="${route}",`;
+  let count = 0;
+  for (const line of (await res.text()).split('\n')) {
+    if (line.startsWith(prefix)) count += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return count;
+}
+
+interface Measured {
+  label: string;
+  rps: number[];
+  p50: number[];
+  cpuUs: number[];
+  errors: number;
+}
+
+/**
+ * Runs every route of a server once per round, in turn, after a warm-up of each; `metrics` are
+ * the headers that may read /metrics. Each route's figures are its runs', in round order.
+ */
+async function rounds(
+  server: { port: number; child: { pid?: number | undefined } },
+  routes: Array<{ label: string; path: string; headers: Record<string, string> }>,
+  metrics: Record<string, string>,
+): Promise<Measured[]> {
+  const base = `http://127.0.0.1:${server.port}`;
+  const pid = server.child.pid!;
+  for (const { path, headers } of routes) {
+    await httpLoad(base + path, { connections: CONNECTIONS, seconds: 1, headers });
+  }
+  const measured = routes.map(({ label }) => ({
+    label,
+    rps: [] as number[],
+    p50: [] as number[],
+    cpuUs: [] as number[],
+    errors: 0,
+  }));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, { path, headers }] of routes.entries()) {
+      const before = await served(base, path, metrics);
+      const cpuBefore = cpuNs(pid);
+      const load = await httpLoad(base + path, {
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        headers,
+      });
+      const cpu = cpuNs(pid) - cpuBefore;
+      const requests = (await served(base, path, metrics)) - before;
+      const m = measured[i]!;
+      m.rps.push(load.requestsPerSecond);
+      m.p50.push(load.p50Ms);
+      m.cpuUs.push(cpu / 1000 / requests);
+      m.errors += load.errors;
+    }
+  }
+  return measured;
+}
+
+/** The table's rows: the first route is the reference (/healthz) of the others. */
+function rowsOf(measured: Measured[]): Array<Record<string, string | number>> {
+  const [health] = measured;
+  return measured.map((m) => ({
+    route: m.label,
+    'req/s': Math.round(median(m.rps)),
+    'p50 ms': median(m.p50),
+    ratio: median(m.rps.map((rps, round) => rps / health!.rps[round]!)).toFixed(2),
+    'µs CPU/req': median(m.cpuUs).toFixed(1),
+    'CPU ratio': (median(health!.cpuUs) / median(m.cpuUs)).toFixed(2),
+    errors: m.errors,
+  }));
 }
 
 const dir = await tempDir('paddock-bench-dashboard-');
@@ -71,31 +154,23 @@ try {
     });
     const { key } = (await created.json()) as { key: string };
 
-    const health = await medianLoad(`${base}/healthz`, {});
-    const bySession = await medianLoad(`${base}/api/auth/me`, { cookie });
-    const byKey = await medianLoad(`${base}/api/auth/me`, { authorization: `Bearer ${key}` });
+    const byKey = { authorization: `Bearer ${key}` };
     rows.push(
-      {
-        route: 'GET /healthz (builtin server)',
-        'req/s': Math.round(health.rps),
-        'p50 ms': health.p50,
-        ratio: '1.00',
-        errors: health.errors,
-      },
-      {
-        route: 'GET /api/auth/me, session cookie',
-        'req/s': Math.round(bySession.rps),
-        'p50 ms': bySession.p50,
-        ratio: (bySession.rps / health.rps).toFixed(2),
-        errors: bySession.errors,
-      },
-      {
-        route: 'GET /api/auth/me, API key',
-        'req/s': Math.round(byKey.rps),
-        'p50 ms': byKey.p50,
-        ratio: (byKey.rps / health.rps).toFixed(2),
-        errors: byKey.errors,
-      },
+      ...rowsOf(
+        await rounds(
+          builtin,
+          [
+            { label: 'GET /healthz (builtin server)', path: '/healthz', headers: {} },
+            {
+              label: 'GET /api/auth/me, session cookie',
+              path: '/api/auth/me',
+              headers: { cookie },
+            },
+            { label: 'GET /api/auth/me, API key', path: '/api/auth/me', headers: byKey },
+          ],
+          byKey,
+        ),
+      ),
     );
   } finally {
     await builtin.stop();
@@ -103,31 +178,24 @@ try {
 
   const proxy = await startBenchDashboard(join(dir.path, 'proxy'), { SVC_AUTH_MODE: 'proxy' });
   try {
-    const base = `http://127.0.0.1:${proxy.port}`;
     const headers = { 'x-forwarded-user': 'bench', 'x-forwarded-groups': 'dev,ops' };
-    const health = await medianLoad(`${base}/healthz`, {});
-    const byProxy = await medianLoad(`${base}/api/auth/me`, headers);
     rows.push(
-      {
-        route: 'GET /healthz (proxy server)',
-        'req/s': Math.round(health.rps),
-        'p50 ms': health.p50,
-        ratio: '1.00',
-        errors: health.errors,
-      },
-      {
-        route: 'GET /api/auth/me, proxy headers',
-        'req/s': Math.round(byProxy.rps),
-        'p50 ms': byProxy.p50,
-        ratio: (byProxy.rps / health.rps).toFixed(2),
-        errors: byProxy.errors,
-      },
+      ...rowsOf(
+        await rounds(
+          proxy,
+          [
+            { label: 'GET /healthz (proxy server)', path: '/healthz', headers: {} },
+            { label: 'GET /api/auth/me, proxy headers', path: '/api/auth/me', headers },
+          ],
+          headers,
+        ),
+      ),
     );
   } finally {
     await proxy.stop();
   }
   printTable(
-    `Authenticated requests, ${CONNECTIONS} connections, median of ${RUNS} runs of ${SECONDS} s`,
+    `Authenticated requests, ${CONNECTIONS} connections, median of ${ROUNDS} rounds of ${SECONDS} s per route`,
     rows,
   );
 

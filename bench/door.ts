@@ -201,6 +201,7 @@ async function measureTunnels(ways: TunnelWay[], pids: Record<string, number>) {
         direction: direction === 'up' ? 'upload' : 'download',
         'MiB/s': mibps(key).toFixed(0),
         'CPU s: bench': used.self!.toFixed(2),
+        'bench user': used.selfUser!.toFixed(2),
         ...Object.fromEntries(Object.keys(pids).map((k) => [k, used[k]!.toFixed(2)])),
       };
     }),

@@ -1,7 +1,9 @@
 // The sandbox's MCP server under load, beside the MCP SDK's reference server in the same run:
 // tools/call Read of a 4 KiB file (the reference: its echo tool) with 1 and 50 sessions over
 // HTTP+SSE and Streamable HTTP; the Grep tool against ripgrep run directly on a 20,000-file tree;
-// the sandbox's peak RSS.
+// the sandbox's peak RSS. Beside calls/s it prints the CPU time per call of each server and of the
+// load generator: on a machine with few cores they share the cores, and CPU per call is the figure
+// that other work on the machine does not move.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -36,14 +38,19 @@ interface Load {
   p50Ms: number;
   p99Ms: number;
   errors: number;
+  /** CPU the load generator and the server under load used over the measured window. */
+  loadCpuSeconds: number;
+  serverCpuSeconds: number;
 }
 
+/** One closed-loop run against the server `pid` listens for at `url`. */
 async function load(
   url: string,
   kind: string,
   sessions: number,
   tool: string,
   args: object,
+  pid: number,
 ): Promise<Load> {
   const { stdout } = await run(
     process.execPath,
@@ -58,20 +65,55 @@ async function load(
       String(SECONDS),
       tool,
       JSON.stringify(args),
+      String(pid),
     ],
     { cwd: root, maxBuffer: 1 << 20 },
   );
   return JSON.parse(stdout) as Load;
 }
 
-async function medianLoad(url: string, kind: string, sessions: number, tool: string, args: object) {
-  const runs: Load[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await load(url, kind, sessions, tool, args));
+/** Microseconds of CPU per call, of the server and of the load generator, over runs. */
+const cpuPerCall = (runs: readonly Load[], of: 'serverCpuSeconds' | 'loadCpuSeconds') =>
+  Math.round(median(runs.map((r) => (r[of] / r.calls) * 1e6)));
+
+interface Target {
+  url: string;
+  pid: number;
+  tool: string;
+  args: object;
+}
+
+/**
+ * RUNS pairs of runs, ours then the reference's, so that drift in the machine's load over the
+ * minutes this takes does not favour one; the ratio is the median of the pairs' ratios.
+ */
+async function compare(kind: string, sessions: number, ours: Target, theirs: Target) {
+  const runs: { ours: Load; theirs: Load }[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const a = await load(ours.url, kind, sessions, ours.tool, ours.args, ours.pid);
+    const b = await load(theirs.url, kind, sessions, theirs.tool, theirs.args, theirs.pid);
+    runs.push({ ours: a, theirs: b });
+  }
+  const mine = runs.map((r) => r.ours);
+  const ref = runs.map((r) => r.theirs);
   return {
-    callsPerSecond: median(runs.map((r) => r.callsPerSecond)),
-    p50Ms: median(runs.map((r) => r.p50Ms)),
-    p99Ms: median(runs.map((r) => r.p99Ms)),
-    errors: runs.reduce((n, r) => n + r.errors, 0),
+    'paddock Read calls/s': Math.round(median(mine.map((r) => r.callsPerSecond))),
+    'p50 ms': median(mine.map((r) => r.p50Ms)),
+    'p99 ms': median(mine.map((r) => r.p99Ms)),
+    'server µs/call': cpuPerCall(mine, 'serverCpuSeconds'),
+    'reference echo calls/s': Math.round(median(ref.map((r) => r.callsPerSecond))),
+    'ref p50 ms': median(ref.map((r) => r.p50Ms)),
+    'ref p99 ms': median(ref.map((r) => r.p99Ms)),
+    'ref server µs/call': cpuPerCall(ref, 'serverCpuSeconds'),
+    ratio: median(runs.map((r) => r.ours.callsPerSecond / r.theirs.callsPerSecond)).toFixed(2),
+    'CPU ratio': median(
+      runs.map(
+        (r) =>
+          r.theirs.serverCpuSeconds / r.theirs.calls / (r.ours.serverCpuSeconds / r.ours.calls),
+      ),
+    ).toFixed(2),
+    'load µs/call': `${cpuPerCall(mine, 'loadCpuSeconds')} / ${cpuPerCall(ref, 'loadCpuSeconds')}`,
+    errors: [...mine, ...ref].reduce((n, r) => n + r.errors, 0),
   };
 }
 
@@ -83,10 +125,25 @@ await writeFile(
   ),
 );
 
+/**
+ * Node.js flags to try beside the pod's (BENCH_SANDBOX_NODE_FLAGS, space-separated), so that a
+ * candidate flag is measured in the same benchmark before the pods take it.
+ */
+const extraFlags = (process.env.BENCH_SANDBOX_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+if (extraFlags.length > 0)
+  console.log(`sandbox node flags: ${[...PER_AGENT_NODE_FLAGS, ...extraFlags].join(' ')}`);
 const sandbox = await startServer(
   process.execPath,
   // As a pod runs it: with the per-agent node flags.
-  [...PER_AGENT_NODE_FLAGS, SANDBOX_BIN, '-addr', '127.0.0.1:0', '-workspace', workspace.path],
+  [
+    ...PER_AGENT_NODE_FLAGS,
+    ...extraFlags,
+    SANDBOX_BIN,
+    '-addr',
+    '127.0.0.1:0',
+    '-workspace',
+    workspace.path,
+  ],
   /"addr":"127\.0\.0\.1:(\d+)"/,
 );
 const rows = [];
@@ -104,31 +161,25 @@ try {
     try {
       for (const sessions of [1, 50]) {
         const path = kind === 'sse' ? '/sse' : '/mcp';
-        const ours = await medianLoad(
-          `http://127.0.0.1:${sandbox.port}${path}`,
-          kind,
-          sessions,
-          'Read',
-          { file_path: 'four-k.txt' },
-        );
-        const theirs = await medianLoad(
-          `http://127.0.0.1:${refPort}${path}`,
-          kind,
-          sessions,
-          'echo',
-          { message: 'hello' },
-        );
         rows.push({
           transport: kind === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP',
           sessions,
-          'paddock Read calls/s': Math.round(ours.callsPerSecond),
-          'p50 ms': ours.p50Ms,
-          'p99 ms': ours.p99Ms,
-          'reference echo calls/s': Math.round(theirs.callsPerSecond),
-          'ref p50 ms': theirs.p50Ms,
-          'ref p99 ms': theirs.p99Ms,
-          ratio: (ours.callsPerSecond / theirs.callsPerSecond).toFixed(2),
-          errors: ours.errors + theirs.errors,
+          ...(await compare(
+            kind,
+            sessions,
+            {
+              url: `http://127.0.0.1:${sandbox.port}${path}`,
+              pid: sandbox.child.pid!,
+              tool: 'Read',
+              args: { file_path: 'four-k.txt' },
+            },
+            {
+              url: `http://127.0.0.1:${refPort}${path}`,
+              pid: reference.child.pid!,
+              tool: 'echo',
+              args: { message: 'hello' },
+            },
+          )),
         });
       }
     } finally {
@@ -136,7 +187,9 @@ try {
     }
   }
   printTable(
-    `MCP tools/call, median of ${RUNS} runs of ${SECONDS} s (reference: @modelcontextprotocol/server-everything)`,
+    `MCP tools/call, median of ${RUNS} runs of ${SECONDS} s, ours and the reference in turn ` +
+      '(reference: @modelcontextprotocol/server-everything; µs/call: CPU time per call over the ' +
+      'measured window; load: the load generator, ours / the reference)',
     rows,
   );
   console.log(

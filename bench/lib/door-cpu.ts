@@ -43,7 +43,11 @@ export function descendantsMatching(root: number, pattern: RegExp): number[] {
   });
 }
 
-/** CPU seconds used by each of `pids` (and this process, as `self`) while `work` runs. */
+/**
+ * CPU seconds used by each of `pids` (and this process, as `self`, its user-mode share as
+ * `selfUser`) while `work` runs. On loopback most of a transfer's CPU is the kernel's; both shares
+ * grow with the machine's other load, so figures compare only within one run on a quiet machine.
+ */
 export async function cpuDuring<T>(
   pids: Record<string, number>,
   work: () => Promise<T>,
@@ -54,6 +58,7 @@ export async function cpuDuring<T>(
   const selfUsed = process.cpuUsage(self);
   const cpu: Record<string, number> = {
     self: (selfUsed.user + selfUsed.system) / 1e6,
+    selfUser: selfUsed.user / 1e6,
   };
   for (const [k, pid] of Object.entries(pids)) cpu[k] = cpuSeconds(pid) - before[k]!;
   return { result, cpu };

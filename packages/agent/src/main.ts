@@ -18,6 +18,7 @@ import { createAgentApp } from './api/app.js';
 import { agentEnv, parseFlags, USAGE } from './config.js';
 import { CostReporter } from './cost/cost-reporter.js';
 import type { ModelClient } from './model.js';
+import { lazyModelClient } from './providers/lazy-client.js';
 import { blockedReason } from './runs/budget-block.js';
 import { readSettings } from './runs/cluster-settings.js';
 import { RunStore } from './runs/run-store.js';
@@ -33,17 +34,20 @@ const AGENT_RUNTIME = KINDS.find((k) => k.kind === 'AgentRuntime')!;
 type Config = ReturnType<typeof loadConfig<typeof agentEnv>>;
 
 /**
- * The client of the configured provider. Only its SDK is loaded: each costs megabytes of resident
- * memory in every agent pod, and a pod speaks to one provider.
+ * The client of the configured provider. Only its SDK is loaded, and only with the first model
+ * call: each costs megabytes of resident memory in every agent pod, a pod speaks to one provider,
+ * and an idle agent calls none.
  */
-async function modelClient(config: Config): Promise<ModelClient> {
+function modelClient(config: Config): ModelClient {
   const baseURL = config.SVC_AGENT_PROVIDER_BASE_URL?.toString();
   // Servers without keys (a local Ollama or vLLM) still get one: the SDKs refuse to start without.
   const apiKey = config.SVC_AGENT_PROVIDER_API_KEY ?? 'none';
   const options = { apiKey, ...(baseURL === undefined ? {} : { baseURL }) };
-  return config.SVC_AGENT_PROVIDER === 'anthropic'
-    ? (await import('./providers/anthropic-messages.js')).anthropicMessagesClient(options)
-    : (await import('./providers/openai-chat.js')).openAIChatClient(options);
+  return lazyModelClient(async () =>
+    config.SVC_AGENT_PROVIDER === 'anthropic'
+      ? (await import('./providers/anthropic-messages.js')).anthropicMessagesClient(options)
+      : (await import('./providers/openai-chat.js')).openAIChatClient(options),
+  );
 }
 
 /**
@@ -118,7 +122,7 @@ export async function main(argv: readonly string[], environment: NodeJS.ProcessE
   const scrubber = new Scrubber({ secrets: key === undefined ? [] : [key] });
   const runner = new Runner({
     store,
-    client: await modelClient(config),
+    client: modelClient(config),
     settings: () => readSettings(kube, self),
     tools: () =>
       loadRunTools({

@@ -5,6 +5,7 @@ import { readFile, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
+import { schemaCompilers } from '@paddock/common/lazy-schemas';
 import { tempDir, eventually, isAlive, assertDies } from '@paddock/testing';
 import {
   exitMessage,
@@ -165,6 +166,9 @@ async function stateOf(pid: number): Promise<string> {
 const DURATION = String.raw`(\d+(\.\d+)?(µs|ms|s)|\d+m\d+(\.\d+)?s|\d+h\d+m\d+(\.\d+)?s)`;
 
 describe('exec framing', () => {
+  // The listener's first hook loads the schema compilers; outside a request, the test does.
+  before(() => schemaCompilers.load());
+
   it('defaults the terminal to 80x24 and takes cols, rows and command from the query', () => {
     assert.deepEqual(parseExecQuery({}), {
       ok: true,

@@ -24,6 +24,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { EventSource } from 'eventsource';
 import { ZipFile } from 'yazl';
+import { schemaCompilers } from '@paddock/common/lazy-schemas';
 import { eventually, tempDir } from '@paddock/testing';
 import {
   downloadFileName,
@@ -252,6 +253,8 @@ describe('the file routes of -enable-api', () => {
       const whole = await listTree(ws, '.', { maxEntries: 100 });
       assert.equal(whole.truncated, false);
       assert.equal(whole.entries.length, 16);
+      // Outside a request, nothing has loaded the schema compilers yet: the test does.
+      await schemaCompilers.load();
       assert.deepEqual(checkParameters(TreeQuery, {}), { ok: true, value: {} });
       assert.deepEqual(checkParameters(TreeQuery, { depth: '32' }), {
         ok: true,

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
+import { schemaCompilers } from '@paddock/common/lazy-schemas';
 import { freePort, tempDir, eventually } from '@paddock/testing';
 import { parsePortQuery, targetFailureReason } from '../src/api/port-forward.js';
 import { as, startApiSandbox, type RunningApiSandbox } from './support/sandbox.js';
@@ -212,6 +213,9 @@ function readSlowly(stream: { pause: () => void; resume: () => void }): () => vo
 const DURATION = String.raw`(\d+(\.\d+)?(µs|ms|s)|\d+m\d+(\.\d+)?s|\d+h\d+m\d+(\.\d+)?s)`;
 
 describe('port-forward framing', () => {
+  // The listener's first hook loads the schema compilers; outside a request, the test does.
+  before(() => schemaCompilers.load());
+
   it('takes a port in plain digits from 1 to 65535', () => {
     assert.deepEqual(parsePortQuery({ port: '1' }), { ok: true, value: 1 });
     assert.deepEqual(parsePortQuery({ port: '5432' }), { ok: true, value: 5432 });

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createHttpApp, silentLogger } from '@paddock/common';
 import { Type } from 'typebox';
 import { ExecQuery, PortForwardQuery, TreeQuery } from '../src/api/schemas.js';
+import { schemaCompilers } from '@paddock/common/lazy-schemas';
 import { fromText, validatorCompiler } from '@paddock/common/schema-validation';
 import { checkParameters } from '../src/api/validation.js';
 
@@ -39,6 +40,9 @@ describe('query flags read from text', () => {
 });
 
 describe('parameters checked against their schema', () => {
+  // The listener's first hook loads the compilers; outside a request, the test does.
+  before(() => schemaCompilers.load());
+
   it('accepts what the schema allows, converted', () => {
     assert.deepEqual(checkParameters(PortForwardQuery, { port: '5432' }), {
       ok: true,

@@ -12,8 +12,7 @@ import {
   type Logger,
   type ProofVerifier,
 } from '@paddock/common';
-import { serializerCompiler } from '@paddock/common/schema-serialization';
-import { validatorCompiler } from '@paddock/common/schema-validation';
+import { schemaCompilers } from '@paddock/common/lazy-schemas';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RunStore } from '../runs/run-store.js';
 import { AgentError, type AgentErrorCode, type Runner } from '../runs/runner.js';
@@ -80,6 +79,7 @@ export function createAgentApp(options: AgentAppOptions): FastifyInstance {
   const { runner, store, proof } = options;
   const app = createHttpApp({ logger: options.logger, bodyLimit: AGENT_BODY_LIMIT, statusOf });
   options.health.register(app);
+  schemaCompilers.install(app);
   app.addHook('onRequest', async (req, reply) => {
     // Every other request, an unknown path included, needs the proof: a caller without one
     // learns nothing of the API.
@@ -94,8 +94,6 @@ export function createAgentApp(options: AgentAppOptions): FastifyInstance {
     }
     (req as IdentifiedRequest)[IDENTITY] = outcome.identity;
   });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const found = (id: string) => {
     const run = store.get(id);

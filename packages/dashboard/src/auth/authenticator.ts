@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthMode } from '../config.js';
 import { DashboardError } from '../errors.js';
-import type { ExternalProfile, Store } from '../store/types.js';
+import { then, type MaybePromise } from '../maybe-promise.js';
+import type { ApiKeyRecord, ExternalProfile, Store, UserRecord } from '../store/types.js';
 import type { ApiKeys } from './apikeys/service.js';
 import { keyGroups } from './external-groups.js';
 import type { ExternalUsers } from './external-users.js';
@@ -22,6 +23,11 @@ import type { Role } from './user.js';
 export interface SessionReader {
   read(req: FastifyRequest, reply: FastifyReply, now: number): Promise<SessionData | undefined>;
   clear(req: FastifyRequest, reply: FastifyReply): void;
+}
+
+/** The authentication of a credential presented in a header: a principal, never a session. */
+function byHeader(principal: Principal): Authentication {
+  return { principal, session: undefined };
 }
 
 /** What a Bearer JWT of the OpenID provider says of its user, once verified. */
@@ -60,44 +66,78 @@ export interface Authentication {
  * builtin modes), the proxy's headers (proxy mode) or the anonymous user (anonymous mode).
  */
 export class Authenticator {
+  /** The principal last made of each key record, with the owner record and groups it came from. */
+  private readonly keyPrincipals = new WeakMap<
+    ApiKeyRecord,
+    { owner: UserRecord; groups: readonly string[]; principal: Principal }
+  >();
+
   constructor(private readonly options: AuthenticatorOptions) {}
 
-  async authenticate(
+  /**
+   * Decided at once, without a promise, for an API key whose string, record and owner are
+   * remembered (the usual case of a script sending its key with every request); a promise when
+   * the store must be read. A refusal is thrown, or rejects the promise.
+   */
+  authenticate(
     req: FastifyRequest,
     reply: FastifyReply,
     now: number,
     credential: PresentedCredential = presentedCredential(req.headers),
-  ): Promise<Authentication> {
+  ): MaybePromise<Authentication> {
     switch (credential.kind) {
       case 'malformed':
         throw new DashboardError('unauthorized', credential.reason);
       case 'api-key':
-        return { principal: await this.fromApiKey(credential.key, now), session: undefined };
+        return then(this.fromApiKey(credential.key, now), byHeader);
       case 'jwt':
-        return { principal: await this.fromBearer(credential.token, now), session: undefined };
+        return this.fromBearer(credential.token, now).then(byHeader);
       case 'none':
         return this.fromMode(req, reply, now);
     }
   }
 
-  private async fromApiKey(key: string, now: number): Promise<Principal> {
-    const { apiKeys, store, mapping } = this.options;
+  private fromApiKey(key: string, now: number): MaybePromise<Principal> {
+    const { apiKeys, store } = this.options;
     if (!this.options.apiKeysEnabled)
       throw new DashboardError('unauthorized', 'API keys are disabled');
-    const record = await apiKeys.verify(key, now);
-    if (!record)
-      throw new DashboardError('unauthorized', 'the API key is invalid, revoked or expired');
-    const owner = await store.users.findById(record.userId);
+    return then(apiKeys.verify(key, now), (record) => {
+      if (!record)
+        throw new DashboardError('unauthorized', 'the API key is invalid, revoked or expired');
+      const owner = store.users.findCachedById?.(record.userId);
+      if (owner) return this.keyPrincipal(record, owner, now);
+      return store.users
+        .findById(record.userId)
+        .then((found) => this.keyPrincipal(record, found, now));
+    });
+  }
+
+  /**
+   * Who a valid key acts as: its owner, while the owner may sign in. The same records (as the
+   * caches hand them out until they are read again or changed) with the same groups make the same
+   * principal, so it is made once and shared, frozen, by the requests that present the key.
+   */
+  private keyPrincipal(
+    record: ApiKeyRecord,
+    owner: UserRecord | undefined,
+    now: number,
+  ): Principal {
     if (!owner || owner.disabled)
       throw new DashboardError('unauthorized', 'the API key’s owner cannot sign in');
     // A proxy or OAuth user's groups count only while the provider vouched for them lately.
     const groups = keyGroups(owner, now);
-    return {
-      user: userOf(owner, mapping, 'api-key', groups),
+    const made = this.keyPrincipals.get(record);
+    if (made && made.owner === owner && made.groups === groups) return made.principal;
+    const user = userOf(owner, this.options.mapping, 'api-key', groups);
+    Object.freeze(user.groups);
+    const principal: Principal = Object.freeze({
+      user: Object.freeze(user),
       via: 'api-key',
       apiKeyId: record.id,
       emailVerified: owner.emailVerified,
-    };
+    });
+    this.keyPrincipals.set(record, { owner, groups, principal });
+    return principal;
   }
 
   private async fromBearer(token: string, now: number): Promise<Principal> {

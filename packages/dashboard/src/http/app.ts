@@ -2,10 +2,11 @@ import cookie from '@fastify/cookie';
 import { createHttpApp, Health } from '@paddock/common';
 import { serializerCompiler } from '@paddock/common/schema-serialization';
 import { validatorCompiler } from '@paddock/common/schema-validation';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { presentedCredential, type Principal } from '../auth/identity.js';
 import { registerDoorRoutes } from '../door/door-routes.js';
 import { routeUpgrades } from '../door/upgrade.js';
+import { settle, then, type MaybePromise } from '../maybe-promise.js';
 import { registerApiKeyRoutes } from './api-key-routes.js';
 import { registerAuthRoutes } from './auth-routes.js';
 import type { DashboardContext } from './context.js';
@@ -131,8 +132,9 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
   const sessionModes =
     ctx.config.SVC_AUTH_MODE === 'oauth' || ctx.config.SVC_AUTH_MODE === 'builtin';
   // Before the request is checked against its route's schema: a caller without a credential learns
-  // nothing of a route's contract.
-  app.addHook('preValidation', async (req, reply) => {
+  // nothing of a route's contract. Synchronous unless the store must be read, so that a request
+  // decided from memory (a probe, a remembered API key) pays for no promise.
+  const admit = (req: FastifyRequest, reply: FastifyReply): MaybePromise<void> => {
     const credential = presentedCredential(req.headers);
     if (isUnsafeMethod(req.method)) {
       const host = req.headers.host;
@@ -157,19 +159,25 @@ export async function createDashboardApp(ctx: DashboardContext): Promise<Dashboa
     if (pattern !== undefined && HEALTH_ROUTES.has(pattern)) return;
     if (access === 'public' || (access === 'page' && !isApiPath(req.url))) {
       // Public routes see the session (logout, the OAuth callback), never a header credential.
-      if (sessionModes) req.session = await ctx.sessions.read(req, reply, now);
-      return;
+      if (!sessionModes) return;
+      return ctx.sessions.read(req, reply, now).then((session) => {
+        req.session = session;
+      });
     }
-    const { principal, session } = await signIns.authenticate(
-      ctx.authenticator,
-      req,
-      reply,
-      now,
-      credential,
+    return then(
+      signIns.authenticate(ctx.authenticator, req, reply, now, credential),
+      ({ principal, session }) => {
+        if (!principal) throw apiError('unauthorized', 'sign in first');
+        req.principal = principal;
+        req.session = session;
+      },
     );
-    if (!principal) throw apiError('unauthorized', 'sign in first');
-    req.principal = principal;
-    req.session = session;
+  };
+  app.addHook('preValidation', (req, reply, done) => {
+    settle(
+      () => admit(req, reply),
+      (err) => done(err as FastifyError | undefined),
+    );
   });
 
   registerAuthRoutes(app, ctx);

@@ -6,6 +6,7 @@ import { logSignIn, type SignInEvent, type SignInMode } from '../auth/sign-in-lo
 import { clientAddress } from '../builtin/client-address.js';
 import type { AuthMode } from '../config.js';
 import { CodedError } from '@paddock/common';
+import type { MaybePromise } from '../maybe-promise.js';
 import type { DashboardMetrics } from './metrics.js';
 
 declare module 'fastify' {
@@ -73,26 +74,44 @@ export class SignIns {
   /**
    * Authenticates the request, observing it: API keys presented are counted by result; a header
    * credential (API key, Bearer JWT) or a proxy's identity refused is a failed sign-in. Successes
-   * of those are per request, so they are counted but not logged.
+   * of those are per request, so they are counted but not logged. Synchronous when the
+   * authenticator decides from memory.
    */
-  async authenticate(
+  authenticate(
     authenticator: Authenticator,
     req: FastifyRequest,
     reply: FastifyReply,
     now: number,
     presented: PresentedCredential = presentedCredential(req.headers),
-  ): Promise<Authentication> {
-    const credential = presented.kind;
+  ): MaybePromise<Authentication> {
+    let outcome: MaybePromise<Authentication>;
     try {
-      const authentication = await authenticator.authenticate(req, reply, now, presented);
-      if (authentication.principal?.via === 'api-key') this.metrics.apiKeyVerified('valid');
-      return authentication;
+      outcome = authenticator.authenticate(req, reply, now, presented);
     } catch (err) {
-      if (credential === 'api-key') this.metrics.apiKeyVerified('invalid');
-      const mode = this.failedMode(req, credential);
-      if (mode !== undefined) this.failed(req, mode, err, this.claimed(req, mode));
-      throw err;
+      return this.refused(req, presented.kind, err);
     }
+    if (!(outcome instanceof Promise)) return this.admitted(outcome);
+    return outcome.then(
+      (authentication) => this.admitted(authentication),
+      (err: unknown) => this.refused(req, presented.kind, err),
+    );
+  }
+
+  private admitted(authentication: Authentication): Authentication {
+    if (authentication.principal?.via === 'api-key') this.metrics.apiKeyVerified('valid');
+    return authentication;
+  }
+
+  /** Counts and logs a refused credential, then throws the refusal on. */
+  private refused(
+    req: FastifyRequest,
+    credential: PresentedCredential['kind'],
+    err: unknown,
+  ): never {
+    if (credential === 'api-key') this.metrics.apiKeyVerified('invalid');
+    const mode = this.failedMode(req, credential);
+    if (mode !== undefined) this.failed(req, mode, err, this.claimed(req, mode));
+    throw err;
   }
 
   private failedMode(

@@ -21,6 +21,7 @@ export function withUserCache(store: Store): Store {
   const cached: UserStore = {
     ...bind(users),
     findById: async (id) => cache.get(id, Date.now()) ?? fresh(await users.findById(id)),
+    findCachedById: (id) => cache.get(id, Date.now()),
     create: async (user) => fresh(await users.create(user))!,
     upsertExternal: async (provider, subject, profile, now) =>
       fresh(await users.upsertExternal(provider, subject, profile, now))!,

@@ -88,6 +88,11 @@ export class UniqueViolation extends Error {
 
 export interface UserStore {
   findById(id: string): Promise<UserRecord | undefined>;
+  /**
+   * The record findById would answer, when a store that keeps recent records (withUserCache)
+   * holds it now; undefined means "ask findById". No I/O and no promise.
+   */
+  findCachedById?(id: string): UserRecord | undefined;
   /** A builtin account by username or e-mail, case-insensitively. */
   findBuiltinByLogin(identifier: string): Promise<UserRecord | undefined>;
   /** A builtin account by e-mail, case-insensitively. */

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { KubeConfig, Log } from '@kubernetes/client-node';
+import { ClusterConfig } from './cluster-config.js';
 import { CORE_KINDS, resourcePath, type ApiResource } from './kinds.js';
 import { loadKubeConfig, type ClusterTarget } from './kube-config.js';
 import { ResourceClient, type KubeObject } from './resource-client.js';
@@ -44,7 +44,7 @@ export class Kube {
   private readonly ownsAgents: boolean;
 
   constructor(
-    readonly config: KubeConfig,
+    readonly config: ClusterConfig,
     /** A parent's agents, for a client that shares its connections (see `as`). */
     agents?: AgentPool,
   ) {
@@ -62,8 +62,7 @@ export class Kube {
     const cluster = this.config.getCurrentCluster();
     if (!cluster) throw new Error('the cluster has no server address');
     // The same server and certificate authority, another user.
-    const config = new KubeConfig();
-    config.loadFromClusterAndUser(cluster, { name: 'token', token });
+    const config = ClusterConfig.fromClusterAndUser(cluster, { name: 'token', token });
     // Its connections are this client's: made once for every token, ended by this one's close().
     return new Kube(config, this.rest.agents);
   }
@@ -157,13 +156,17 @@ export class Kube {
     into: Writable,
     options: Omit<LogOptions, 'container'> = {},
   ): Promise<() => void> {
-    const controller = await new Log(this.config).log(namespace, pod, container, into, {
-      follow: true,
-      ...(options.tailLines === undefined ? {} : { tailLines: options.tailLines }),
-      ...(options.sinceSeconds === undefined ? {} : { sinceSeconds: options.sinceSeconds }),
-      ...(options.timestamps === undefined ? {} : { timestamps: options.timestamps }),
-    });
-    return () => controller.abort();
+    return this.rest.stream(
+      resourcePath(CORE_KINDS.pod, { namespace, name: pod, subresource: 'log' }),
+      {
+        container,
+        follow: true,
+        tailLines: options.tailLines,
+        sinceSeconds: options.sinceSeconds,
+        timestamps: options.timestamps,
+      },
+      into,
+    );
   }
 
   /** The events of one object, oldest first. */

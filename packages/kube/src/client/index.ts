@@ -6,6 +6,7 @@ export {
   type LogOptions,
 } from './cluster.js';
 export { loadKubeConfig, type ClusterTarget } from './kube-config.js';
+export { ClusterConfig, type Connection, type TlsFacts } from './cluster-config.js';
 export { CORE_KINDS, apiVersionOf, resourcePath, type ApiResource } from './kinds.js';
 export {
   ResourceClient,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
+import { ClusterConfig, SERVICE_ACCOUNT_DIR } from './cluster-config.js';
 import { UnavailableError } from './errors.js';
 
 export interface ClusterTarget {
@@ -18,8 +18,7 @@ export interface ClusterTarget {
   serviceAccountDir?: string;
 }
 
-/** Where a ServiceAccount's credentials are mounted in a pod. */
-export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+export { SERVICE_ACCOUNT_DIR };
 
 /**
  * The cluster to talk to, in order: an explicit URL and token, a kubeconfig file (given or from
@@ -29,23 +28,20 @@ export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccoun
 export function loadKubeConfig(
   target: ClusterTarget = {},
   env: NodeJS.ProcessEnv = process.env,
-): KubeConfig {
-  const config = new KubeConfig();
+): ClusterConfig {
   if (target.url !== undefined) {
     // skipTLSVerify only matters for https; the embedded cluster speaks plain http on loopback.
-    config.loadFromClusterAndUser(
+    return ClusterConfig.fromClusterAndUser(
       { name: 'paddock', server: target.url, skipTLSVerify: target.url.startsWith('http:') },
       { name: 'paddock', ...(target.token === undefined ? {} : { token: target.token }) },
     );
-    return config;
   }
   const file = target.kubeconfig ?? env.KUBECONFIG?.split(':')[0];
   if (file !== undefined && file !== '') {
     if (!existsSync(file)) {
       throw new UnavailableError(`the kubeconfig ${file} does not exist`, 0, undefined);
     }
-    config.loadFromFile(file);
-    return config;
+    return ClusterConfig.fromFile(file);
   }
   const dir = target.serviceAccountDir ?? SERVICE_ACCOUNT_DIR;
   const host = env.KUBERNETES_SERVICE_HOST;
@@ -54,14 +50,13 @@ export function loadKubeConfig(
     // kubelet renews it.
     const port = env.KUBERNETES_SERVICE_PORT ?? '443';
     const server = `https://${isIPv6(host) ? `[${host}]` : host}:${port}`;
-    config.loadFromClusterAndUser(
+    return ClusterConfig.fromClusterAndUser(
       { name: 'in-cluster', server, caFile: join(dir, 'ca.crt'), skipTLSVerify: false },
       {
         name: 'in-cluster',
         authProvider: { name: 'tokenFile', config: { tokenFile: join(dir, 'token') } },
       },
     );
-    return config;
   }
   throw new UnavailableError(
     'no cluster configured: set KUBECONFIG, run in a pod, or start the embedded cluster',

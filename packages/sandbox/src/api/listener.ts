@@ -3,8 +3,7 @@ import { createHttpApp, identityFromHeaders, verifyProof, type Identity } from '
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiContext, FeatureHandle } from './context.js';
 import { allowedMethods, routeAt } from './routes.js';
-import { serializerCompiler } from '@paddock/common/schema-serialization';
-import { validatorCompiler } from '@paddock/common/schema-validation';
+import { schemaCompilers } from '@paddock/common/lazy-schemas';
 
 /** Request bodies of this listener are small JSON documents (SSH keys). */
 export const API_BODY_LIMIT = 64 * 1024;
@@ -56,8 +55,9 @@ export async function createApiListener(options: ApiListenerOptions): Promise<Ap
       .send({ error: 'not_found', message: `no route for ${req.method} ${path}` });
   };
   const app = createHttpApp({ logger, bodyLimit: API_BODY_LIMIT, notFound });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // The route schemas' compilers load with the first request of a route with a schema (their
+  // first onRequest hook, before the identity check below, whose 401 they serialize).
+  schemaCompilers.install(app);
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
   const mounted: string[] = [];

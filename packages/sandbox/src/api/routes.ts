@@ -1,5 +1,5 @@
 import type { FastifySchema } from 'fastify';
-import { Type, type TSchema } from 'typebox';
+import type { TSchema } from 'typebox';
 import { EXEC_DESCRIPTION, PORT_FORWARD_DESCRIPTION } from './route-docs.js';
 import {
   DocsAssetHeaders,
@@ -16,11 +16,12 @@ import {
   noBody,
   octetStream,
   PortForwardQuery,
-  SshKey,
   SshKeyList,
   SshKeyParams,
   SshPort,
+  sshKeyResponse,
   streamed,
+  text,
   Tree,
   TreeQuery,
 } from './schemas.js';
@@ -186,7 +187,7 @@ export const ROUTES = {
     headers: EventsHeaders,
     response: {
       200: streamed('The event stream; the data of each `change` event is one FileEvent.', {
-        'text/event-stream': Type.String({
+        'text/event-stream': text({
           description: 'SSE frames: `change` (data: FileEvent), `reset`, `ready`',
           examples: [
             'id: 1732250000001\nevent: ready\ndata: {"id":1732250000001}\n\n' +
@@ -211,7 +212,7 @@ export const ROUTES = {
     response: {
       200: streamed(
         'The archive.',
-        { 'application/zip': Type.String({ contentMediaType: 'application/zip' }) },
+        { 'application/zip': text({ contentMediaType: 'application/zip' }) },
         {
           'Content-Disposition': header('`attachment; filename="workspace-<UTC timestamp>.zip"`', {
             examples: ['attachment; filename="workspace-20250101T120000Z.zip"'],
@@ -265,10 +266,8 @@ export const ROUTES = {
     tags: ['ssh'],
     body: NewSshKey,
     response: {
-      200: Type.Object(SshKey.properties, {
-        description: 'The caller had registered this key already: its record.',
-      }),
-      201: Type.Object(SshKey.properties, { description: 'The key is registered.' }),
+      200: sshKeyResponse('The caller had registered this key already: its record.'),
+      201: sshKeyResponse('The key is registered.'),
       400: BAD_REQUEST,
       404: NOT_FOUND,
       409: CONFLICT,
@@ -316,7 +315,7 @@ export const ROUTES = {
       'This OpenAPI 3.1 document. It describes every route, including those whose flags are off.',
     tags: ['self-description'],
     response: {
-      200: streamed('The document.', { 'application/yaml': Type.String() }),
+      200: streamed('The document.', { 'application/yaml': text({}) }),
     },
   }),
   docs: route('GET', '/api/docs', 'always', {
@@ -327,7 +326,7 @@ export const ROUTES = {
       '(no CDN: it works without outbound access) under a Content-Security-Policy that allows ' +
       'scripts and styles from the sandbox only.',
     tags: ['self-description'],
-    response: { 200: streamed('The page.', { 'text/html': Type.String() }) },
+    response: { 200: streamed('The page.', { 'text/html': text({}) }) },
   }),
   docsAsset: route('GET', '/api/docs/assets/*', 'always', {
     operationId: 'getDocsAsset',
@@ -344,9 +343,9 @@ export const ROUTES = {
       200: streamed(
         'The file, with its Content-Type, `ETag` and `Cache-Control`.',
         {
-          'text/css': Type.String(),
-          'text/javascript': Type.String(),
-          'image/png': Type.String({ contentMediaType: 'image/png' }),
+          'text/css': text({}),
+          'text/javascript': text({}),
+          'image/png': text({ contentMediaType: 'image/png' }),
         },
         {
           ETag: header('The content hash.'),

@@ -1,9 +1,13 @@
-import { Type, type TSchema } from 'typebox';
+import type { TSchema } from 'typebox';
 import { TREE_MAX_DEPTH } from './tree.js';
 
 /**
  * The bodies, parameters and answers of the human-facing API as schemas: what fastify validates
- * and serializes, and what the OpenAPI description is generated from (see routes.ts).
+ * and serializes, and what the OpenAPI description is generated from (see routes.ts). Plain JSON
+ * Schema literals: TypeBox reads their types (`Static`) at compile time and checks them once a
+ * route is first called, but its type builders never load at run time (some MiB of an idle
+ * sandbox). Each literal is written as TypeBox's builder wrote it (`type`, `required`,
+ * `properties`, then the options), so the description is the same document.
  */
 
 /** Terminal size when the query does not give one: the classic VT100 screen. */
@@ -20,34 +24,41 @@ export const MAX_PORT = 65535;
  * One of a few strings: `{type: string, enum}`, which the serializer writes as a plain string (a
  * union of literals would make it try each branch, for every one of up to 10,000 tree entries).
  */
-function oneOf<const T extends string>(values: readonly T[]) {
-  return Type.Unsafe<T>({ type: 'string', enum: [...values] });
+function oneOf<const V extends readonly string[]>(values: V) {
+  return { type: 'string', enum: values } as const;
 }
 
 /** A workspace-relative path as /api/tree, /api/file and events name it. */
-const workspacePath = (description: string) =>
-  Type.String({ description, examples: ['src/index.ts'] });
+const workspacePath = <const D extends string>(description: D) =>
+  ({ type: 'string', description, examples: ['src/index.ts'] }) as const;
+
+const errorProperties = {
+  error: { type: 'string', description: 'A stable code', examples: ['not_found'] },
+  message: { type: 'string', description: 'What went wrong, for people' },
+} as const;
 
 /** The one error body of every Paddock HTTP API. */
-export const ErrorBody = Type.Object(
-  {
-    error: Type.String({ description: 'A stable code', examples: ['not_found'] }),
-    message: Type.String({ description: 'What went wrong, for people' }),
-  },
-  { description: 'The one error body of every Paddock HTTP API.' },
-);
+export const ErrorBody = {
+  type: 'object',
+  required: ['error', 'message'],
+  properties: errorProperties,
+  description: 'The one error body of every Paddock HTTP API.',
+} as const;
 
 /** An answer with no body of its own (101, 204, 304): documented, never serialized. */
 export function noBody(description: string): TSchema {
-  return Type.Null({ description });
+  return { type: 'null', description };
 }
 
 /** An error answer: the envelope, described for this status. */
 export function errorResponse(description: string, headers?: Record<string, TSchema>) {
-  return Type.Object(ErrorBody.properties, {
+  return {
+    type: 'object',
+    required: ['error', 'message'],
+    properties: errorProperties,
     description,
     ...(headers ? { headers } : {}),
-  });
+  } as const;
 }
 
 /** A body that is a stream of bytes of one media type: documented, never serialized. */
@@ -59,65 +70,78 @@ export function streamed(
   const content = Object.fromEntries(
     Object.entries(mediaTypes).map(([type, schema]) => [type, { schema }]),
   );
-  return Type.Unsafe({ description, content, ...(headers ? { headers } : {}) });
+  return { description, content, ...(headers ? { headers } : {}) };
 }
 
 /** A header of a response, as the description documents it. */
 export const header = (description: string, extra: object = {}) =>
-  Type.String({ description, ...extra });
+  ({ type: 'string', description, ...extra }) as const;
 
-export const TreeQuery = Type.Object({
-  path: Type.Optional(
-    Type.String({
+/** A string, documented by `options` (TypeBox's `Type.String(options)`). */
+export const text = <const O extends object>(options: O) =>
+  ({ type: 'string', ...options }) as const;
+
+export const TreeQuery = {
+  type: 'object',
+  properties: {
+    path: {
+      type: 'string',
       description: 'Folder to list, relative to the workspace root; default the root.',
       default: '.',
-    }),
-  ),
-  depth: Type.Optional(
-    Type.Integer({
+    },
+    depth: {
+      type: 'integer',
       minimum: 1,
       maximum: TREE_MAX_DEPTH,
       description:
         'Levels to list: 1 is the folder’s own entries. Without it, as deep as the entry cap allows.',
-    }),
-  ),
-});
-
-export const TreeEntry = Type.Object({
-  path: workspacePath('Relative to the workspace root'),
-  type: oneOf(['file', 'dir', 'symlink', 'other']),
-  size: Type.Integer({ minimum: 0, description: 'Bytes' }),
-  mtime: Type.String({ format: 'date-time' }),
-});
-
-export const Tree = Type.Object(
-  {
-    root: Type.String({ description: 'The folder listed, relative to the workspace root' }),
-    entries: Type.Array(TreeEntry),
-    truncated: Type.Boolean({ description: 'The entry cap cut the listing' }),
+    },
   },
-  { description: 'The entries.' },
-);
+} as const;
 
-export const FileQuery = Type.Object({
-  path: Type.String({
-    minLength: 1,
-    description: 'File to read, relative to the workspace root.',
-    examples: ['src/index.ts'],
-  }),
-});
+export const TreeEntry = {
+  type: 'object',
+  required: ['path', 'type', 'size', 'mtime'],
+  properties: {
+    path: workspacePath('Relative to the workspace root'),
+    type: oneOf(['file', 'dir', 'symlink', 'other']),
+    size: { type: 'integer', minimum: 0, description: 'Bytes' },
+    mtime: { type: 'string', format: 'date-time' },
+  },
+} as const;
 
-export const FileHeaders = Type.Object({
-  range: Type.Optional(
-    header('One byte range, e.g. `bytes=0-1023`, `bytes=1024-` or `bytes=-500`.'),
-  ),
-  'if-none-match': Type.Optional(
-    header('An `ETag` received before: 304 when the file has not changed.'),
-  ),
-  'if-range': Type.Optional(
-    header('The `ETag` or `Last-Modified` of the version the range is from.'),
-  ),
-});
+export const Tree = {
+  type: 'object',
+  required: ['root', 'entries', 'truncated'],
+  properties: {
+    root: { type: 'string', description: 'The folder listed, relative to the workspace root' },
+    entries: { type: 'array', items: TreeEntry },
+    truncated: { type: 'boolean', description: 'The entry cap cut the listing' },
+  },
+  description: 'The entries.',
+} as const;
+
+export const FileQuery = {
+  type: 'object',
+  required: ['path'],
+  properties: {
+    path: {
+      type: 'string',
+      minLength: 1,
+      description: 'File to read, relative to the workspace root.',
+      examples: ['src/index.ts'],
+    },
+  },
+} as const;
+
+export const FileHeaders = {
+  type: 'object',
+  properties: {
+    range: header('One byte range, e.g. `bytes=0-1023`, `bytes=1024-` or `bytes=-500`.'),
+    'if-none-match': header('An `ETag` received before: 304 when the file has not changed.'),
+    'if-range': header('The `ETag` or `Last-Modified` of the version the range is from.'),
+  },
+} as const;
 
 /** The headers of a file answer (200 and 206). */
 export function fileResponseHeaders(partial: boolean): Record<string, TSchema> {
@@ -137,115 +161,156 @@ export function fileResponseHeaders(partial: boolean): Record<string, TSchema> {
   };
 }
 
-export const octetStream = Type.String({ contentMediaType: 'application/octet-stream' });
+export const octetStream = text({ contentMediaType: 'application/octet-stream' });
 
-export const EventsHeaders = Type.Object({
-  'last-event-id': Type.Optional(
-    header('The id of the last event received, to resume from after it.'),
-  ),
-});
-
-export const FileEvent = Type.Object({
-  type: oneOf(['create', 'change', 'delete', 'rename']),
-  path: workspacePath('Relative to the workspace root'),
-  kind: oneOf(['file', 'dir']),
-  time: Type.String({ format: 'date-time' }),
-  from: Type.Optional(Type.String({ description: 'The former path, for `rename`' })),
-});
-
-export const ExecQuery = Type.Object(
-  {
-    cols: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: MAX_TERMINAL_SIDE,
-        default: DEFAULT_COLS,
-        description: 'Terminal width in columns.',
-      }),
-    ),
-    rows: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: MAX_TERMINAL_SIDE,
-        default: DEFAULT_ROWS,
-        description: 'Terminal height in rows.',
-      }),
-    ),
-    command: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: MAX_COMMAND_LENGTH,
-        // Not only blanks: an empty command line would start nothing.
-        pattern: '\\S',
-        description: `A command for \`bash -lc\` instead of the interactive login shell (at most ${MAX_COMMAND_LENGTH} characters).`,
-      }),
-    ),
+export const EventsHeaders = {
+  type: 'object',
+  properties: {
+    'last-event-id': header('The id of the last event received, to resume from after it.'),
   },
-  { additionalProperties: false },
-);
+} as const;
 
-export const PortForwardQuery = Type.Object(
-  {
-    port: Type.Integer({
+export const FileEvent = {
+  type: 'object',
+  required: ['type', 'path', 'kind', 'time'],
+  properties: {
+    type: oneOf(['create', 'change', 'delete', 'rename']),
+    path: workspacePath('Relative to the workspace root'),
+    kind: oneOf(['file', 'dir']),
+    time: { type: 'string', format: 'date-time' },
+    from: { type: 'string', description: 'The former path, for `rename`' },
+  },
+} as const;
+
+export const ExecQuery = {
+  type: 'object',
+  properties: {
+    cols: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_TERMINAL_SIDE,
+      default: DEFAULT_COLS,
+      description: 'Terminal width in columns.',
+    },
+    rows: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_TERMINAL_SIDE,
+      default: DEFAULT_ROWS,
+      description: 'Terminal height in rows.',
+    },
+    command: {
+      type: 'string',
+      minLength: 1,
+      maxLength: MAX_COMMAND_LENGTH,
+      // Not only blanks: an empty command line would start nothing.
+      pattern: '\\S',
+      description: `A command for \`bash -lc\` instead of the interactive login shell (at most ${MAX_COMMAND_LENGTH} characters).`,
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export const PortForwardQuery = {
+  type: 'object',
+  required: ['port'],
+  properties: {
+    port: {
+      type: 'integer',
       minimum: MIN_PORT,
       maximum: MAX_PORT,
       description:
         'The port on the sandbox’s 127.0.0.1 to connect to. The sandbox’s own listeners ' +
         '(MCP, this API, SSH) are refused with 400.',
-    }),
+    },
   },
   // The tunnel always reaches 127.0.0.1: a host (or any other parameter) is refused.
-  { additionalProperties: false },
-);
+  additionalProperties: false,
+} as const;
 
-export const NewSshKey = Type.Object({
-  publicKey: Type.String({
-    description: 'One OpenSSH public key line: `<type> <base64> [comment]`',
-    examples: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI… alice@laptop'],
-  }),
-  name: Type.Optional(Type.String({ description: 'A label for you' })),
-});
-
-export const SshKey = Type.Object({
-  id: Type.String(),
-  type: Type.String({ examples: ['ssh-ed25519'] }),
-  fingerprint: Type.String({ examples: ['SHA256:…'] }),
-  comment: Type.String(),
-  name: Type.String(),
-  createdAt: Type.String({ format: 'date-time' }),
-});
-
-export const SshKeyParams = Type.Object({
-  id: Type.String({ description: 'The `id` the registration returned.' }),
-});
-
-export const SshKeyList = Type.Object(
-  { keys: Type.Array(SshKey) },
-  { description: 'The caller’s keys.' },
-);
-
-export const SshPort = Type.Object(
-  {
-    port: Type.Integer({ minimum: 1, maximum: 65535 }),
-    host: Type.Literal('127.0.0.1'),
-    hostKeys: Type.Array(Type.String({ examples: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI…'] }), {
-      description: 'The host public keys, `<type> <base64>` as in known_hosts.',
-    }),
+export const NewSshKey = {
+  type: 'object',
+  required: ['publicKey'],
+  properties: {
+    publicKey: {
+      type: 'string',
+      description: 'One OpenSSH public key line: `<type> <base64> [comment]`',
+      examples: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI… alice@laptop'],
+    },
+    name: { type: 'string', description: 'A label for you' },
   },
-  { description: 'The listener.' },
-);
+} as const;
 
-export const DocsAssetParams = Type.Object({
-  '*': Type.String({
-    description: 'The asset’s name.',
-    examples: ['swagger-ui.css', 'swagger-ui-bundle.js', 'docs-init.js'],
-  }),
-});
+export const SshKey = {
+  type: 'object',
+  required: ['id', 'type', 'fingerprint', 'comment', 'name', 'createdAt'],
+  properties: {
+    id: { type: 'string' },
+    type: { type: 'string', examples: ['ssh-ed25519'] },
+    fingerprint: { type: 'string', examples: ['SHA256:…'] },
+    comment: { type: 'string' },
+    name: { type: 'string' },
+    createdAt: { type: 'string', format: 'date-time' },
+  },
+} as const;
 
-export const DocsAssetQuery = Type.Object({
-  v: Type.Optional(Type.String({ description: 'The content hash the page links with.' })),
-});
+/** An SSH key record, described for this answer. */
+export function sshKeyResponse<const D extends string>(description: D) {
+  return { ...SshKey, description } as const;
+}
 
-export const DocsAssetHeaders = Type.Object({
-  'if-none-match': Type.Optional(header('An `ETag` received before.')),
-});
+export const SshKeyParams = {
+  type: 'object',
+  required: ['id'],
+  properties: {
+    id: { type: 'string', description: 'The `id` the registration returned.' },
+  },
+} as const;
+
+export const SshKeyList = {
+  type: 'object',
+  required: ['keys'],
+  properties: { keys: { type: 'array', items: SshKey } },
+  description: 'The caller’s keys.',
+} as const;
+
+export const SshPort = {
+  type: 'object',
+  required: ['port', 'host', 'hostKeys'],
+  properties: {
+    port: { type: 'integer', minimum: 1, maximum: 65535 },
+    host: { type: 'string', const: '127.0.0.1' },
+    hostKeys: {
+      type: 'array',
+      items: { type: 'string', examples: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI…'] },
+      description: 'The host public keys, `<type> <base64>` as in known_hosts.',
+    },
+  },
+  description: 'The listener.',
+} as const;
+
+export const DocsAssetParams = {
+  type: 'object',
+  required: ['*'],
+  properties: {
+    '*': {
+      type: 'string',
+      description: 'The asset’s name.',
+      examples: ['swagger-ui.css', 'swagger-ui-bundle.js', 'docs-init.js'],
+    },
+  },
+} as const;
+
+export const DocsAssetQuery = {
+  type: 'object',
+  properties: {
+    v: { type: 'string', description: 'The content hash the page links with.' },
+  },
+} as const;
+
+export const DocsAssetHeaders = {
+  type: 'object',
+  properties: {
+    'if-none-match': header('An `ETag` received before.'),
+  },
+} as const;

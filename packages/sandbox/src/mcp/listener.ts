@@ -1,10 +1,13 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createHttpApp, Health, type Logger, type StopBudget } from '@paddock/common';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import { InFlight } from './in-flight.js';
+import { createJsonReplyTransport } from './json-replies.js';
+import { BodyTooLarge, readBody } from './message-body.js';
 import { createMcpServer, type McpContext } from './server.js';
 import { SessionState } from './session.js';
 import { IDLE_SWEEP_MS, McpSessions, type McpSession } from './sessions.js';
@@ -16,6 +19,9 @@ export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
  * specification's window is 10 s); a process's shutdown passes its one shared budget instead.
  */
 export const SHUTDOWN_WAIT_MS = 9_500;
+const INVALID_MESSAGE = 'Invalid Request: not a JSON-RPC 2.0 message';
+/** Where an HTTP+SSE session posts its messages (with its sessionId in the query). */
+export const SSE_MESSAGE_PATH = '/message';
 
 /** JSON-RPC error codes used at the transport edge. */
 export const JSONRPC = {
@@ -48,23 +54,28 @@ export interface McpListener {
 
 type McpBaseContext = Omit<McpContext, 'track' | 'logger'>;
 
+/** Answers a JSON-RPC error for what went wrong before a message reached the SDK. */
 function sendError(
-  reply: FastifyReply,
+  res: ServerResponse,
   status: number,
   code: number,
   message: string,
-): FastifyReply {
-  return reply
-    .code(status)
-    .header('content-type', 'application/json')
-    .send({ jsonrpc: '2.0', id: null, error: { code, message } });
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res
+    .writeHead(status, { 'content-type': 'application/json', ...headers })
+    .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
 }
 
 /**
  * The client a session is counted against: its remote address (IPv4-mapped IPv6 written as IPv4).
  * Behind a proxy every session counts against the proxy, which then needs its own bound.
  */
-export function clientOf(req: FastifyRequest): string {
+export function clientOf(req: { socket: { remoteAddress?: string | undefined } }): string {
   const address = req.socket.remoteAddress ?? 'unknown';
   return address.startsWith('::ffff:') ? address.slice(7) : address;
 }
@@ -112,7 +123,7 @@ export function createMcpListener(
     kind: McpSession['kind'],
     transport: McpSession['transport'],
     id: string,
-    req: FastifyRequest,
+    req: IncomingMessage,
   ): McpSession {
     const state = new SessionState(base.groups);
     return {
@@ -137,212 +148,203 @@ export function createMcpListener(
     }
   }
 
-  void app.register((mcp, _opts, done) => {
-    // Bodies arrive as text so that malformed JSON gets JSON-RPC's parse error, not a generic 400.
-    mcp.removeAllContentTypeParsers();
-    mcp.addContentTypeParser(
-      '*',
-      { parseAs: 'string', bodyLimit: MAX_MESSAGE_BYTES },
-      (_req, body, next) => next(null, body),
-    );
-    mcp.setErrorHandler((err: { code?: string; message: string }, _req, reply) => {
-      if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-        return sendError(
-          reply,
-          413,
-          JSONRPC.INVALID_REQUEST,
-          `message larger than ${MAX_MESSAGE_BYTES} bytes`,
-        );
-      }
-      logger.error({ err }, 'MCP request failed');
-      return sendError(reply, 500, JSONRPC.SERVER_ERROR, 'internal error');
-    });
-
-    mcp.addHook('onRequest', (req, reply, next) => {
-      const origin = req.headers.origin;
-      if (origin !== undefined && !options.allowedOrigins.includes(origin)) {
-        return void sendError(reply, 403, JSONRPC.SERVER_ERROR, `Origin ${origin} is not allowed`);
-      }
-      if (options.token !== undefined) {
-        const header = req.headers.authorization ?? '';
-        const given = header.startsWith('Bearer ') ? header.slice(7) : '';
-        if (!sameSecret(given, options.token)) {
-          void reply.header('www-authenticate', 'Bearer');
-          return void sendError(
-            reply,
-            401,
-            JSONRPC.SERVER_ERROR,
-            'a valid bearer token is required',
-          );
-        }
-      }
-      next();
-    });
-
-    /** Parses and checks a JSON-RPC message, answering the error itself when it is not one. */
-    function readMessage(req: FastifyRequest, reply: FastifyReply): JSONRPCMessage | undefined {
-      const type = req.headers['content-type'] ?? '';
-      if (!/^application\/json\b/i.test(type)) {
-        void sendError(
-          reply,
-          415,
-          JSONRPC.INVALID_REQUEST,
-          'Content-Type must be application/json',
-        );
-        return undefined;
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(typeof req.body === 'string' ? req.body : '');
-      } catch (err) {
-        void sendError(reply, 400, JSONRPC.PARSE_ERROR, `Parse error: ${(err as Error).message}`);
-        return undefined;
-      }
-      if (Array.isArray(body)) {
-        void sendError(
-          reply,
-          400,
-          JSONRPC.INVALID_REQUEST,
-          'Invalid Request: batches are not supported',
-        );
-        return undefined;
-      }
-      // A cheap shape check; the SDK validates the message in full when it receives it.
-      const message = body as { jsonrpc?: unknown; method?: unknown; id?: unknown } | null;
-      if (
-        typeof message !== 'object' ||
-        message === null ||
-        message.jsonrpc !== '2.0' ||
-        (typeof message.method !== 'string' && message.id === undefined)
-      ) {
-        void sendError(
-          reply,
-          400,
-          JSONRPC.INVALID_REQUEST,
-          'Invalid Request: not a JSON-RPC 2.0 message',
-        );
-        return undefined;
-      }
-      return body as JSONRPCMessage;
+  /** Sends the Origin and bearer-token refusals; true when the request may go on. */
+  function admitted(req: IncomingMessage, res: ServerResponse): boolean {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !options.allowedOrigins.includes(origin)) {
+      sendError(res, 403, JSONRPC.SERVER_ERROR, `Origin ${origin} is not allowed`);
+      return false;
     }
-
-    function refuseWhenClosing(reply: FastifyReply): boolean {
-      if (!closing) return false;
-      void sendError(
-        reply,
-        503,
-        JSONRPC.SERVER_ERROR,
-        'the sandbox cannot take another session now',
-      );
-      return true;
-    }
-
-    // The specification's transport: the stream, then messages posted to its session path.
-    mcp.get('/sse', async (req, reply) => {
-      const accept = req.headers.accept ?? '*/*';
-      if (!/text\/event-stream|\*\/\*/.test(accept)) {
-        return sendError(
-          reply,
-          406,
-          JSONRPC.INVALID_REQUEST,
-          'Accept must include text/event-stream',
-        );
-      }
-      if (refuseWhenClosing(reply)) return reply;
-      reply.hijack();
-      const res = reply.raw;
-      const transport = new SSEServerTransport('/message', res);
-      const session = openSession('sse', transport, transport.sessionId, req);
-      session.stream = res;
-      addSession(session);
-      transport.onclose = () => void sessions.end(session.id);
-      await session.server.connect(transport);
-      const keepAlive = setInterval(() => res.write(': keepalive\n\n'), options.keepAliveMs);
-      res.on('close', () => clearInterval(keepAlive));
-      logger.debug({ session: session.id }, 'SSE session opened');
-    });
-
-    mcp.post('/message', async (req, reply) => {
-      const id = (req.query as { sessionId?: string }).sessionId;
-      if (!id)
-        return sendError(
-          reply,
-          400,
-          JSONRPC.INVALID_REQUEST,
-          'the sessionId query parameter is required',
-        );
-      const session = sessions.get(id, 'sse');
-      if (!session) return sendError(reply, 404, JSONRPC.SESSION_NOT_FOUND, 'Session not found');
-      const message = readMessage(req, reply);
-      if (!message) return reply;
-      reply.hijack();
-      await (session.transport as SSEServerTransport).handlePostMessage(
-        req.raw,
-        reply.raw,
-        message,
-      );
-    });
-
-    // Streamable HTTP, for current clients.
-    mcp.post('/mcp', async (req, reply) => {
-      const message = readMessage(req, reply);
-      if (!message) return reply;
-      const id = req.headers['mcp-session-id'];
-      let session: McpSession | undefined;
-      if (typeof id === 'string') {
-        session = sessions.get(id, 'streamable');
-        if (!session) return sendError(reply, 404, JSONRPC.SESSION_NOT_FOUND, 'Session not found');
-      } else if (isInitializeRequest(message)) {
-        if (refuseWhenClosing(reply)) return reply;
-        const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (sessionId) => {
-            fresh.id = sessionId;
-            addSession(fresh);
-          },
-          onsessionclosed: (sessionId) => void sessions.end(sessionId),
+    if (options.token !== undefined) {
+      const header = req.headers.authorization ?? '';
+      const given = header.startsWith('Bearer ') ? header.slice(7) : '';
+      if (!sameSecret(given, options.token)) {
+        sendError(res, 401, JSONRPC.SERVER_ERROR, 'a valid bearer token is required', {
+          'www-authenticate': 'Bearer',
         });
-        const fresh = openSession('streamable', transport, '', req);
-        transport.onclose = () => {
-          if (transport.sessionId) void sessions.end(transport.sessionId);
-        };
-        session = fresh;
-        await session.server.connect(transport);
-      } else {
-        return sendError(
-          reply,
-          400,
-          JSONRPC.SERVER_ERROR,
-          'Bad Request: no valid session ID provided',
-        );
+        return false;
       }
-      reply.hijack();
-      await (session.transport as StreamableHTTPServerTransport).handleRequest(
-        req.raw,
-        reply.raw,
-        message,
-      );
-    });
+    }
+    return true;
+  }
 
-    const streamableWithSession = async (req: FastifyRequest, reply: FastifyReply) => {
-      const id = req.headers['mcp-session-id'];
-      const session = typeof id === 'string' ? sessions.get(id, 'streamable') : undefined;
-      if (!session) {
-        return typeof id === 'string'
-          ? sendError(reply, 404, JSONRPC.SESSION_NOT_FOUND, 'Session not found')
-          : sendError(
-              reply,
-              400,
-              JSONRPC.SERVER_ERROR,
-              'Bad Request: Mcp-Session-Id header is required',
-            );
-      }
-      reply.hijack();
-      await (session.transport as StreamableHTTPServerTransport).handleRequest(req.raw, reply.raw);
-    };
-    mcp.get('/mcp', streamableWithSession);
-    mcp.delete('/mcp', streamableWithSession);
-    done();
+  /** Reads, parses and checks a JSON-RPC message, answering the error itself when it is not one. */
+  async function readMessage(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<JSONRPCMessage | undefined> {
+    const type = req.headers['content-type'] ?? '';
+    if (!/^application\/json\b/i.test(type)) {
+      sendError(res, 415, JSONRPC.INVALID_REQUEST, 'Content-Type must be application/json');
+      return undefined;
+    }
+    let text: string;
+    try {
+      text = await readBody(req, MAX_MESSAGE_BYTES);
+    } catch (err) {
+      if (!(err instanceof BodyTooLarge)) throw err;
+      // The rest of the body is not read: the connection ends with the answer.
+      sendError(res, 413, JSONRPC.INVALID_REQUEST, err.message, { connection: 'close' });
+      return undefined;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (err) {
+      sendError(res, 400, JSONRPC.PARSE_ERROR, `Parse error: ${(err as Error).message}`);
+      return undefined;
+    }
+    if (Array.isArray(body)) {
+      sendError(res, 400, JSONRPC.INVALID_REQUEST, 'Invalid Request: batches are not supported');
+      return undefined;
+    }
+    // A cheap shape check; the SDK validates the message in full when it receives it.
+    const message = body as { jsonrpc?: unknown; method?: unknown; id?: unknown } | null;
+    if (
+      typeof message !== 'object' ||
+      message === null ||
+      message.jsonrpc !== '2.0' ||
+      (typeof message.method !== 'string' && message.id === undefined)
+    ) {
+      sendError(res, 400, JSONRPC.INVALID_REQUEST, INVALID_MESSAGE);
+      return undefined;
+    }
+    return body as JSONRPCMessage;
+  }
+
+  function refuseWhenClosing(res: ServerResponse): boolean {
+    if (!closing) return false;
+    sendError(res, 503, JSONRPC.SERVER_ERROR, 'the sandbox cannot take another session now');
+    return true;
+  }
+
+  // The specification's transport: the stream, then messages posted to its session path.
+  async function openSseStream(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const accept = req.headers.accept ?? '*/*';
+    if (!/text\/event-stream|\*\/\*/.test(accept)) {
+      return sendError(res, 406, JSONRPC.INVALID_REQUEST, 'Accept must include text/event-stream');
+    }
+    if (refuseWhenClosing(res)) return;
+    const transport = new SSEServerTransport(SSE_MESSAGE_PATH, res);
+    const session = openSession('sse', transport, transport.sessionId, req);
+    session.stream = res;
+    addSession(session);
+    transport.onclose = () => void sessions.end(session.id);
+    await session.server.connect(transport);
+    const keepAlive = setInterval(() => res.write(': keepalive\n\n'), options.keepAliveMs);
+    res.on('close', () => clearInterval(keepAlive));
+    logger.debug({ session: session.id }, 'SSE session opened');
+  }
+
+  async function postSseMessage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    query: string,
+  ): Promise<void> {
+    const id = new URLSearchParams(query).get('sessionId');
+    if (!id) {
+      return sendError(
+        res,
+        400,
+        JSONRPC.INVALID_REQUEST,
+        'the sessionId query parameter is required',
+      );
+    }
+    const session = sessions.get(id, 'sse');
+    if (!session) return sendError(res, 404, JSONRPC.SESSION_NOT_FOUND, 'Session not found');
+    const message = await readMessage(req, res);
+    if (!message) return;
+    // What the SDK's handlePostMessage does after the checks above: hand the message to the
+    // transport, then accept the post. Without it, no URL object is built per message (no tool
+    // reads the request's URL) and the content type is not parsed a second time.
+    try {
+      await (session.transport as SSEServerTransport).handleMessage(message, {
+        requestInfo: { headers: req.headers },
+      });
+    } catch {
+      return sendError(res, 400, JSONRPC.INVALID_REQUEST, INVALID_MESSAGE);
+    }
+    res.writeHead(202).end('Accepted');
+  }
+
+  // Streamable HTTP, for current clients.
+  async function postStreamable(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const message = await readMessage(req, res);
+    if (!message) return;
+    const id = req.headers['mcp-session-id'];
+    let session: McpSession | undefined;
+    if (typeof id === 'string') {
+      session = sessions.get(id, 'streamable');
+      if (!session) return sendError(res, 404, JSONRPC.SESSION_NOT_FOUND, 'Session not found');
+    } else if (isInitializeRequest(message)) {
+      if (refuseWhenClosing(res)) return;
+      const transport: StreamableHTTPServerTransport = createJsonReplyTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => {
+          fresh.id = sessionId;
+          addSession(fresh);
+        },
+        onsessionclosed: (sessionId) => void sessions.end(sessionId),
+      });
+      const fresh = openSession('streamable', transport, '', req);
+      transport.onclose = () => {
+        if (transport.sessionId) void sessions.end(transport.sessionId);
+      };
+      session = fresh;
+      await session.server.connect(transport);
+    } else {
+      return sendError(res, 400, JSONRPC.SERVER_ERROR, 'Bad Request: no valid session ID provided');
+    }
+    await (session.transport as StreamableHTTPServerTransport).handleRequest(req, res, message);
+  }
+
+  async function streamableWithSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const id = req.headers['mcp-session-id'];
+    const session = typeof id === 'string' ? sessions.get(id, 'streamable') : undefined;
+    if (!session) {
+      return typeof id === 'string'
+        ? sendError(res, 404, JSONRPC.SESSION_NOT_FOUND, 'Session not found')
+        : sendError(
+            res,
+            400,
+            JSONRPC.SERVER_ERROR,
+            'Bad Request: Mcp-Session-Id header is required',
+          );
+    }
+    await (session.transport as StreamableHTTPServerTransport).handleRequest(req, res);
+  }
+
+  /** The handler of an MCP route, or undefined for a request the HTTP app answers. */
+  function mcpRoute(
+    method: string | undefined,
+    path: string,
+  ): ((req: IncomingMessage, res: ServerResponse, query: string) => Promise<void>) | undefined {
+    if (path === '/sse') return method === 'GET' ? openSseStream : undefined;
+    if (path === SSE_MESSAGE_PATH) return method === 'POST' ? postSseMessage : undefined;
+    if (path !== '/mcp') return undefined;
+    if (method === 'POST') return postStreamable;
+    return method === 'GET' || method === 'DELETE' ? streamableWithSession : undefined;
+  }
+
+  // The MCP routes are answered by node's HTTP server directly, in front of the HTTP app (health,
+  // metrics, and the not-found answer for everything else): a tool call is the hot path, and the
+  // app's routing, hooks and reply objects cost more per call than the routes need. The SDK's
+  // transports take node's request and response as they are.
+  const appHandler = app.server.listeners('request')[0] as
+    ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  if (!appHandler) throw new Error('the HTTP app has no request handler to stand in front of');
+  app.server.removeListener('request', appHandler);
+  app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '/';
+    const mark = url.indexOf('?');
+    const path = mark === -1 ? url : url.slice(0, mark);
+    const route = mcpRoute(req.method, path);
+    if (!route) return appHandler(req, res);
+    if (!admitted(req, res)) return;
+    route(req, res, mark === -1 ? '' : url.slice(mark + 1)).catch((err: unknown) => {
+      logger.error({ err }, 'MCP request failed');
+      sendError(res, 500, JSONRPC.SERVER_ERROR, 'internal error');
+    });
   });
 
   const close = async (budget?: StopBudget) => {

@@ -43,24 +43,29 @@ export function createMcpServer(context: McpContext, session: SessionState): Ser
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: context.tools.descriptors }));
+  // What every call of the session shares, made once; a call adds only its own abort signal.
+  const observe = context.metrics
+    ? context.metrics.observeToolCall.bind(context.metrics)
+    : undefined;
+  const shared = {
+    tools: context.tools,
+    scrub: context.scrub,
+    logger: context.logger,
+    ...(observe ? { observe } : {}),
+  };
+  const sessionCtx = {
+    workspace: context.workspace,
+    session,
+    childEnv: context.childEnv,
+    ...(context.scrubView ? { scrubView: context.scrubView } : {}),
+  };
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     context.track(
       callTool(request.params.name, request.params.arguments, {
-        tools: context.tools,
-        scrub: context.scrub,
-        logger: context.logger,
-        ...(context.metrics
-          ? { observe: context.metrics.observeToolCall.bind(context.metrics) }
-          : {}),
-        ctx: {
-          workspace: context.workspace,
-          session,
-          childEnv: context.childEnv,
-          ...(context.scrubView ? { scrubView: context.scrubView } : {}),
-          // The SDK aborts this when the client cancels and when the session's server closes,
-          // which is how a session end and the shutdown reach running tools.
-          signal: extra.signal,
-        },
+        ...shared,
+        // The SDK aborts this when the client cancels and when the session's server closes,
+        // which is how a session end and the shutdown reach running tools.
+        ctx: { ...sessionCtx, signal: extra.signal },
       }),
     ),
   );

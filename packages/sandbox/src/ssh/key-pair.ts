@@ -1,4 +1,4 @@
-import ssh2 from 'ssh2';
+import { ssh2 } from './ssh2-on-demand.js';
 
 /** An ed25519 key pair in the OpenSSH formats ssh2 reads (not node:crypto's PKCS8 export). */
 export interface Ed25519KeyPair {
@@ -14,11 +14,12 @@ export interface Ed25519KeyPair {
  * away for another.
  */
 export function ed25519KeyPair(): Ed25519KeyPair {
+  const { utils } = ssh2();
   for (let attempt = 0; ; attempt++) {
-    const pair = ssh2.utils.generateKeyPairSync('ed25519');
+    const pair = utils.generateKeyPairSync('ed25519');
     const usable =
-      !(ssh2.utils.parseKey(pair.private) instanceof Error) &&
-      !(ssh2.utils.parseKey(pair.public) instanceof Error);
+      !(utils.parseKey(pair.private) instanceof Error) &&
+      !(utils.parseKey(pair.public) instanceof Error);
     if (usable) return { private: pair.private, public: pair.public };
     if (attempt >= 16) throw new Error('no usable ed25519 key pair could be generated');
   }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import ssh2, { type ParsedKey } from 'ssh2';
+import type { ParsedKey } from 'ssh2';
+import { ssh2 } from './ssh2-on-demand.js';
 
 /** Key types that authenticate. FIDO (`sk-*`) keys are refused: ssh2 cannot verify their signatures. */
 export const ACCEPTED_KEY_TYPES = [
@@ -173,7 +174,7 @@ export function parsePublicKeyLine(text: string): ParsedPublicKey {
   if (inner?.value.toString('latin1') !== type) {
     throw new SshKeyError('invalid', `the key data is not a ${type} key`);
   }
-  const parsed = ssh2.utils.parseKey(`${type} ${base64}`);
+  const parsed = ssh2().utils.parseKey(`${type} ${base64}`);
   if (parsed instanceof Error || Array.isArray(parsed)) {
     throw new SshKeyError(
       'invalid',

@@ -1,18 +1,20 @@
 import { createServer, connect, type Server as NetServer, type Socket } from 'node:net';
 import type { Logger } from '@paddock/common';
-import ssh2, {
-  type AuthContext,
-  type Session,
-  type Connection,
-  type ServerChannel,
-  type TcpipRequestInfo,
+import type {
+  AuthContext,
+  Server as Ssh2Server,
+  Session,
+  Connection,
+  ServerChannel,
+  TcpipRequestInfo,
 } from 'ssh2';
 import { auditLine, type AuditSink } from '../api/audit.js';
 import type { Workspace } from '../workspace/containment.js';
-import { ed25519KeyPair } from './key-pair.js';
+import { ed25519KeyPair, type Ed25519KeyPair } from './key-pair.js';
 import type { SshKeyRegistry } from './keys.js';
-import { serveSession } from './session.js';
-import { MAX_SFTP_HANDLES } from './sftp.js';
+import type * as SessionModule from './session.js';
+import type * as SftpModule from './sftp.js';
+import { ssh2 } from './ssh2-on-demand.js';
 
 /** Connections open at once, authenticated or not. */
 export const MAX_CONNECTIONS = 64;
@@ -70,18 +72,23 @@ export function hostPrivateKey(): string {
   return ed25519KeyPair().private;
 }
 
+/** What serving a connection takes, loaded with the first connection (sessions, SFTP, ssh2). */
+interface Sessions {
+  serveSession: (typeof SessionModule)['serveSession'];
+  maxSftpHandles: (typeof SftpModule)['MAX_SFTP_HANDLES'];
+}
+
 /**
  * The embedded SSH server on 127.0.0.1 with an OS-chosen port, reached through the port-forward
- * tunnel. Its ed25519 host key is generated at every start and lives only in memory.
+ * tunnel. Its ed25519 host key is generated once, in memory only. The listener accepts at once;
+ * ssh2, the host key and the session code load on first need (the first connection, or the host
+ * key asked for by GET /api/ssh-port): a sandbox nobody reaches by SSH never holds them.
  */
 export async function startSshServer(options: SshServerOptions): Promise<SshServer> {
-  const hostKey = ed25519KeyPair();
-  const ssh = new ssh2.Server({
-    hostKeys: [hostKey.private],
-    ident: SERVER_IDENT,
-    keepaliveInterval: KEEPALIVE_INTERVAL_MS,
-    keepaliveCountMax: KEEPALIVE_COUNT_MAX,
-  });
+  let hostKey: Ed25519KeyPair | undefined;
+  const theHostKey = () => (hostKey ??= ed25519KeyPair());
+  let daemon: Promise<Ssh2Server> | undefined;
+  const theDaemon = () => (daemon ??= startDaemon());
   const sockets = new Set<Socket>();
   /** Pending login deadlines by remote address: ssh2 reports clients by address, not socket. */
   const loginTimers = new Map<string, NodeJS.Timeout>();
@@ -102,18 +109,59 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     socket.on('error', () => {}); // ssh2 reports socket errors on the connection
     // Small answers (SFTP statuses, keystroke echoes) must not wait for Nagle's algorithm.
     socket.setNoDelay(true);
-    ssh.injectSocket(socket);
+    // What the client sends meanwhile waits in the socket, which nothing reads until ssh2 does.
+    theDaemon().then(
+      (ssh) => {
+        if (!socket.destroyed) ssh.injectSocket(socket);
+      },
+      (err: unknown) => {
+        // Dropped; the next connection tries again (startDaemon forgets a failed start).
+        options.logger.error({ err }, 'ssh server could not start');
+        socket.destroy();
+      },
+    );
   });
 
-  ssh.on('connection', (client, info) => {
-    const key = `${info.ip}:${info.port}`;
-    const connection = new SshConnection(client, info.ip, info.port, port, options, () => {
-      clearTimeout(loginTimers.get(key));
+  async function startDaemon(): Promise<Ssh2Server> {
+    try {
+      const [{ serveSession }, { MAX_SFTP_HANDLES }] = await Promise.all([
+        import('./session.js'),
+        import('./sftp.js'),
+      ]);
+      const sessions: Sessions = { serveSession, maxSftpHandles: MAX_SFTP_HANDLES };
+      const ssh = new (ssh2().Server)({
+        hostKeys: [theHostKey().private],
+        ident: SERVER_IDENT,
+        keepaliveInterval: KEEPALIVE_INTERVAL_MS,
+        keepaliveCountMax: KEEPALIVE_COUNT_MAX,
+      });
+      serveConnections(ssh, sessions);
+      return ssh;
+    } catch (err) {
+      daemon = undefined;
+      throw err;
+    }
+  }
+
+  function serveConnections(ssh: Ssh2Server, sessions: Sessions): void {
+    ssh.on('connection', (client, info) => {
+      const key = `${info.ip}:${info.port}`;
+      const connection = new SshConnection(
+        client,
+        info.ip,
+        info.port,
+        port,
+        options,
+        sessions,
+        () => {
+          clearTimeout(loginTimers.get(key));
+        },
+      );
+      connections.add(connection);
+      client.once('close', () => connections.delete(connection));
     });
-    connections.add(connection);
-    client.once('close', () => connections.delete(connection));
-  });
-  ssh.on('error', (err: Error) => options.logger.warn({ err }, 'ssh server error'));
+    ssh.on('error', (err: Error) => options.logger.warn({ err }, 'ssh server error'));
+  }
 
   await new Promise<void>((resolve, reject) => {
     tcp.once('error', reject);
@@ -129,7 +177,9 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
   return {
     port,
     // The public half without a comment, as a known_hosts line holds it after the host name.
-    hostKeys: [hostKey.public.trim().split(/\s+/).slice(0, 2).join(' ')],
+    get hostKeys() {
+      return [theHostKey().public.trim().split(/\s+/).slice(0, 2).join(' ')];
+    },
     close: async () => {
       const closed = new Promise<void>((resolve) => tcp.close(() => resolve()));
       await Promise.all([...connections].map((c) => c.terminate()));
@@ -155,6 +205,7 @@ class SshConnection {
     private readonly remotePort: number,
     private readonly localPort: number,
     private readonly options: SshServerOptions,
+    sessions: Sessions,
     onAuthenticated: () => void,
   ) {
     client.on('authentication', (ctx) => this.authenticate(ctx));
@@ -167,11 +218,11 @@ class SshConnection {
         const session = accept() as Session | undefined; // nothing when the connection is ending
         if (!session) return this.releaseChannel();
         session.once('close', () => this.releaseChannel());
-        serveSession(session, {
+        sessions.serveSession(session, {
           workspace: options.workspace,
           env: this.environment(),
           logger: options.logger,
-          maxSftpHandles: MAX_SFTP_HANDLES,
+          maxSftpHandles: sessions.maxSftpHandles,
           onExit: (code) => (this.lastExit = code),
           track: (kill) => {
             this.kills.add(kill);

@@ -153,21 +153,46 @@ export class Workspace {
    * Opens the entry at `realPath` (what resolve returned) without following any symlink on the way:
    * each folder is opened inside the one before it, from the root's descriptor, refusing a symlink
    * in every segment (O_NOFOLLOW, the last segment included), and the descriptor is checked to be
-   * that very path before it is returned. So whatever is read or written through it is what was
-   * checked, even if a folder or the file was swapped for a symlink meanwhile (ChangedMeanwhile).
+   * that very path before it is returned (but for the root's own entries, which need no check).
+   * So whatever is read or written through it is what was checked, even if a folder or the file
+   * was swapped for a symlink meanwhile (ChangedMeanwhile).
    * `flags` may create the file (O_CREAT, with `mode`), inside the folder that was checked. The
    * caller closes the descriptor. Synchronous, like resolve: a few fast system calls per segment.
    */
   openInside(realPath: string, flags: number, mode?: number): number {
     if (realPath === this.root) return this.reopenRoot(flags);
     const folder = this.openFolderInside(dirname(realPath), false);
+    const inRoot = folder === this.rootFd;
     let fd: number;
     try {
       fd = this.openEntry(folder, basename(realPath), flags | constants.O_NOFOLLOW, realPath, mode);
     } finally {
-      if (folder !== this.rootFd) closeSync(folder);
+      if (!inRoot) closeSync(folder);
     }
-    return this.checked(fd, realPath);
+    // The check is for a folder on the way that moved out after it was opened. An entry of the
+    // root itself needs none: it was found by its one name in the root's own folder, without
+    // following a symlink, so it was inside when it was opened (a system call saved per file).
+    return inRoot ? fd : this.checked(fd, realPath);
+  }
+
+  /**
+   * resolve and openInside in one step, for the common case of a path with no symlink in it: such a
+   * path is its own real path, and openInside is the proof of it (no symlink followed in any
+   * segment, the descriptor checked to be that very path), so the path is opened as written and the
+   * realpath(3) walk is skipped. Undefined when that does not apply or fails for any reason (a
+   * symlink on the way, a missing entry, a path outside the root): the caller then resolves and
+   * opens the usual way, with the usual answers and errors. Never creates anything.
+   */
+  openAsWritten(userPath: string, flags: number): { realPath: string; fd: number } | undefined {
+    if ((flags & constants.O_CREAT) !== 0) return undefined;
+    try {
+      checkPathSyntax(userPath);
+      const lexical = resolve(this.root, userPath);
+      if (!isWithin(this.root, lexical)) return undefined;
+      return { realPath: lexical, fd: this.openInside(lexical, flags) };
+    } catch {
+      return undefined;
+    }
   }
 
   /**

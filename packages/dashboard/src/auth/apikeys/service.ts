@@ -3,6 +3,7 @@ import { ExpiringCache } from '../../expiring-cache.js';
 import { USER_RECORD_TTL_MS } from '../../store/cached-users.js';
 import type { ApiKeyRecord, Store } from '../../store/types.js';
 import { DashboardError } from '../../errors.js';
+import type { MaybePromise } from '../../maybe-promise.js';
 import {
   looksLikeApiKey,
   MAX_API_KEY_CHARS,
@@ -77,8 +78,8 @@ export interface NewKeyRequest {
 /**
  * API keys: minting, listing, revoking and verifying. Verification is one HMAC check and one
  * lookup by primary key, whatever the number of keys stored; a key presented again costs one
- * SHA-256 of it and two lookups in memory (its record still read from the store at least every
- * REVOCATION_BOUND_MS).
+ * SHA-256 of it and two lookups in memory, decided without a promise (its record still read from
+ * the store at least every REVOCATION_BOUND_MS).
  */
 export class ApiKeys {
   /** Keys verified lately, by id: a busy script sends the same key with every request. */
@@ -145,9 +146,11 @@ export class ApiKeys {
 
   /**
    * The key's record when the key is genuine, not revoked and not expired; undefined otherwise
-   * (the caller answers 401 and never falls through to another kind of identity).
+   * (the caller answers 401 and never falls through to another kind of identity). Decided at once,
+   * without a promise, when the key string and its record are both remembered and its last use
+   * needs no writing: the store is read or written only past those bounds.
    */
-  async verify(key: string, now: number): Promise<ApiKeyRecord | undefined> {
+  verify(key: string, now: number): MaybePromise<ApiKeyRecord | undefined> {
     // Refused unread before any hashing: a 16 KiB header is not worth a digest.
     if (!looksLikeApiKey(key) || key.length > MAX_API_KEY_CHARS) return undefined;
     const digest = sha256Hex(key);
@@ -155,13 +158,27 @@ export class ApiKeys {
     const parts = known ? undefined : verifyApiKeySignature(key, this.signingKey);
     const id = known?.id ?? parts?.id;
     if (id === undefined) return undefined;
-    let record = this.verified.get(id, now);
-    if (!record) {
-      record = await this.store.apiKeys.findById(id);
+    const remembered = this.verified.get(id, now);
+    if (remembered) return this.accept(remembered, digest, known, parts, now);
+    return this.store.apiKeys.findById(id).then((record) => {
+      if (!record) return undefined;
       // Cached only when read from the store: the entry's expiry never slides with use.
-      if (record) this.verified.set(record.id, record, now, record.expiresAt ?? Infinity);
-    }
-    if (!record) return undefined;
+      this.verified.set(record.id, record, now, record.expiresAt ?? Infinity);
+      return this.accept(record, digest, known, parts, now);
+    });
+  }
+
+  /**
+   * The record when the string proved this key (remembered as `known`, or just checked as
+   * `parts`) and the key is neither revoked nor expired; its last use written when due.
+   */
+  private accept(
+    record: ApiKeyRecord,
+    digest: string,
+    known: GenuineKey | undefined,
+    parts: ApiKeyParts | undefined,
+    now: number,
+  ): MaybePromise<ApiKeyRecord | undefined> {
     if (known) {
       // The record must still be the one the string was checked against (server-side values).
       if (!sameKey(record, known)) return undefined;
@@ -172,8 +189,10 @@ export class ApiKeys {
     if (record.revokedAt !== null) return undefined;
     if (record.expiresAt !== null && now >= record.expiresAt) return undefined;
     if (record.lastUsedAt === null || now - record.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
-      await this.store.apiKeys.touch(record.id, now);
-      record.lastUsedAt = now;
+      return this.store.apiKeys.touch(record.id, now).then(() => {
+        record.lastUsedAt = now;
+        return record;
+      });
     }
     return record;
   }

@@ -1,8 +1,24 @@
 import { isUtf8 } from 'node:buffer';
 
-/** Control codes that text does not use (tab, newlines, form feed, backspace and escape do occur). */
-// eslint-disable-next-line no-control-regex -- finding control codes is the point
-const UNUSUAL_CONTROL = /[\x01-\x07\x0e-\x1a\x1c-\x1f\x7f]/;
+/**
+ * Control codes that text does not use (tab, newlines, form feed, backspace and escape do occur):
+ * 0x01-0x07, 0x0e-0x1a, 0x1c-0x1f and 0x7f, marked by byte value.
+ */
+const UNUSUAL_CONTROL = new Uint8Array(256);
+for (const [from, to] of [
+  [0x01, 0x07],
+  [0x0e, 0x1a],
+  [0x1c, 0x1f],
+  [0x7f, 0x7f],
+] as const) {
+  UNUSUAL_CONTROL.fill(1, from, to + 1);
+}
+
+/** Whether any byte is an unusual control code: a table lookup per byte, no decoding. */
+function hasUnusualControl(sample: Buffer): boolean {
+  for (let i = 0; i < sample.length; i++) if (UNUSUAL_CONTROL[sample[i]!] === 1) return true;
+  return false;
+}
 
 /** Share of suspicious characters (invalid UTF-8, control codes) above which a sample is binary. */
 const SUSPICIOUS_SHARE = 0.1;
@@ -18,8 +34,8 @@ const REPLACEMENT_BYTES = Buffer.from('\uFFFD');
 export function looksBinary(sample: Buffer): boolean {
   if (sample.length === 0) return false;
   if (sample.includes(0)) return true;
-  // Fast path for the common case, in native code: valid UTF-8 without unusual control codes.
-  if (isUtf8(sample) && !UNUSUAL_CONTROL.test(sample.toString('latin1'))) return false;
+  // Fast path for the common case: valid UTF-8 (checked in native code) without unusual control codes.
+  if (isUtf8(sample) && !hasUnusualControl(sample)) return false;
   // stream: true leaves a multi-byte character cut by the end of the sample undecoded, not invalid.
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(sample, { stream: true });
   let suspicious = 0;

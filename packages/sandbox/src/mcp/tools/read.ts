@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, readSync } from 'node:fs';
 import { z } from 'zod';
 import { defineTool, ToolFailure } from '../tool.js';
@@ -50,21 +51,24 @@ export const readTool = defineTool({
       .describe(`The most lines to return. Default ${READ_DEFAULT_LIMIT}.`),
   }),
   async run({ file_path, offset = 1, limit = READ_DEFAULT_LIMIT }, ctx) {
-    const realPath = await ctx.workspace.resolve(file_path);
-    const display = ctx.workspace.relative(realPath);
     // Synchronous system calls on purpose: a read is a handful of bounded calls (at most
     // READ_CHUNK_BYTES each) on the workspace's local disk, and thread-pool round trips would cost
     // more than the calls themselves (see docs/decisions/0006-sandbox-mcp-server.md).
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
+    const flags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+    // A path without symlinks opens as written; any other is resolved first, as openInside needs.
+    const direct = ctx.workspace.openAsWritten(file_path, flags);
+    const realPath = direct?.realPath ?? (await ctx.workspace.resolve(file_path));
+    const display = ctx.workspace.relative(realPath);
     let fd: number;
-    try {
-      // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
-      // openInside: no symlink followed on the way, and the descriptor checked to be realPath.
-      fd = ctx.workspace.openInside(
-        realPath,
-        constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY,
-      );
-    } catch (err) {
-      throw fsFailure(err, display);
+    if (direct) fd = direct.fd;
+    else {
+      try {
+        // openInside: no symlink followed on the way, and the descriptor checked to be realPath.
+        fd = ctx.workspace.openInside(realPath, flags);
+      } catch (err) {
+        throw fsFailure(err, display);
+      }
     }
     try {
       const stats = fstatSync(fd);
@@ -99,7 +103,7 @@ export const readTool = defineTool({
   },
 });
 
-interface Page {
+export interface Page {
   /** The numbered, capped lines shown. */
   lines: string[];
   /** Why lines were left out after the last one shown; false when the file ended. */
@@ -112,7 +116,15 @@ interface Page {
  * Reads the file once, in chunks, from the start to the last line asked for (and not beyond): the
  * lines before `offset` are only counted, and a long line keeps only the bytes it can show.
  */
-function readLines(fd: number, size: number, offset: number, limit: number, display: string): Page {
+export function readLines(
+  fd: number,
+  size: number,
+  offset: number,
+  limit: number,
+  display: string,
+  /** Whether a small file of valid UTF-8 is cut from its decoded text (pageOfText). */
+  wholeText = true,
+): Page {
   // Sized to the file when it is small (one byte more, so one read also shows the end).
   const buffer = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, size + 1));
   const end = offset + limit;
@@ -175,6 +187,14 @@ function readLines(fd: number, size: number, offset: number, limit: number, disp
     position += bytesRead;
     // A short read that reaches the size fstat gave is the end: no extra call to learn it.
     const atEnd = bytesRead < buffer.length && position >= size;
+    if (wholeText && position === bytesRead && atEnd && isUtf8(chunk)) {
+      // The whole file in one read, valid UTF-8 (most files): its lines are cut from the decoded
+      // text, the same lines as below without a copy and a decoding per line.
+      const afterEnd = position;
+      return pageOfText(chunk.toString('utf8'), offset, limit, () => {
+        return readSync(fd, buffer, 0, 1, afterEnd) > 0;
+      });
+    }
     let pos = 0;
     while (pos < bytesRead) {
       const newline = chunk.indexOf(NEWLINE, pos);
@@ -202,4 +222,53 @@ function readLines(fd: number, size: number, offset: number, limit: number, disp
     return { lines, stop: false, totalLines: lineNo };
   }
   return { lines, stop: false, totalLines: lineNo - 1 };
+}
+
+/**
+ * What readLines makes of a whole file that is valid UTF-8, from its decoded text: the same lines
+ * (a carriage return before the newline dropped, long lines cut by capLine, which counts what it
+ * cuts exactly as readLines counts the bytes it skips), the same byte cap and the same end.
+ * `moreAfter` tells whether the file has grown past the text since it was read.
+ */
+export function pageOfText(
+  text: string,
+  offset: number,
+  limit: number,
+  moreAfter: () => boolean,
+): Page {
+  const end = offset + limit;
+  const lines: string[] = [];
+  let outputBytes = 0;
+  // Characters are bytes in ASCII text, and numbers and tabs are ASCII.
+  const ascii = Buffer.byteLength(text) === text.length;
+  const emit = (from: number, to: number): boolean => {
+    const last = to > from && text.charCodeAt(to - 1) === CARRIAGE_RETURN ? to - 1 : to;
+    const raw = text.slice(from, last);
+    const shown = capLine(raw);
+    const line = numberedLine(lineNo, shown);
+    const size = (ascii && shown === raw ? line.length : Buffer.byteLength(line)) + 1;
+    if (outputBytes + size > READ_MAX_BYTES) return false;
+    outputBytes += size;
+    lines.push(line);
+    return true;
+  };
+  let lineNo = 1;
+  let pos = 0;
+  for (;;) {
+    const newline = text.indexOf('\n', pos);
+    if (newline === -1) {
+      // The last line has no newline after it (or the text ended with one).
+      if (pos === text.length) return { lines, stop: false, totalLines: lineNo - 1 };
+      if (lineNo >= offset && !emit(pos, text.length)) {
+        return { lines, stop: 'bytes', totalLines: 0 };
+      }
+      return { lines, stop: false, totalLines: lineNo };
+    }
+    if (lineNo >= offset && !emit(pos, newline)) return { lines, stop: 'bytes', totalLines: 0 };
+    lineNo++;
+    pos = newline + 1;
+    if (lineNo >= end) {
+      return { lines, stop: pos < text.length || moreAfter() ? 'limit' : false, totalLines: 0 };
+    }
+  }
 }
