@@ -44,7 +44,7 @@ const nodeFlags = process.env['BENCH_AGENT_NODE_FLAGS']?.split(/\s+/).filter(Boo
   ...PER_AGENT_NODE_FLAGS,
 ];
 
-/** How long the agent idles after the runs before its memory at rest is read. */
+/** How long the agent idles, after start and after the runs, before its memory is read. */
 const REST_MS = 15_000;
 
 /** Resident memory now (VmRSS), in MiB. */
@@ -148,6 +148,9 @@ try {
   const base = `http://127.0.0.1:${port}`;
   const pid = agent.child.pid!;
   const atStart = memoryMiB(pid);
+  // Idle as a pod that waits for its first run: once V8 has settled its start-up heap.
+  await sleep(REST_MS);
+  const idle = memoryMiB(pid);
 
   /** Plays one run to its end; the time each tool result arrived, and the outcome's frame. */
   async function play(task: string, onResult: (count: number) => void) {
@@ -217,6 +220,7 @@ try {
   );
   printTable('paddock-agent resident memory (MiB) along the long run, then after each short run', [
     { at: 'started', rss: atStart.rss, anon: atStart.anon },
+    { at: `idle, ${REST_MS / 1000} s after start, before any run`, rss: idle.rss, anon: idle.anon },
     ...[...rssAt].map(([n, rss]) => ({ at: `after ${n} turns`, rss })),
     ...afterRuns.map((rss, i) => ({ at: `after short run ${i + 1} (${SHORT_TURNS} turns)`, rss })),
     { at: `at rest, ${REST_MS / 1000} s after the last run`, rss: atRest.rss, anon: atRest.anon },

@@ -114,6 +114,18 @@ async function agentWhere(
   });
 }
 
+/**
+ * Waits until the controller's cache holds `agent` as it was read and its own passes are done (the
+ * status write that settled it sends it one), so that every write counted next is a test's pass.
+ */
+async function controllerSettledOn(agent: AgentRuntime): Promise<void> {
+  await eventually('the controller has seen the agent as read', () => {
+    const seen = controller['agents'].get(agent.metadata.name, agent.metadata.namespace);
+    return seen?.metadata.resourceVersion === agent.metadata.resourceVersion ? true : undefined;
+  });
+  await controller['queue'].idle();
+}
+
 async function statefulSetWhere(
   namespace: string,
   name: string,
@@ -412,7 +424,7 @@ describe('the AgentRuntime controller', () => {
       return status?.readyReplicas === 1;
     });
     // Settled: every wanted replica ready and the rollout complete, so any pass finds nothing to do.
-    await agentWhere(
+    const settled = await agentWhere(
       'ns-alpha',
       'coder',
       'Running, rollout complete',
@@ -421,6 +433,7 @@ describe('the AgentRuntime controller', () => {
         condition(a, 'Progressing')?.status === 'False' &&
         condition(a, 'Available')?.status === 'True',
     );
+    await controllerSettledOn(settled);
     const before = writes.length;
     await controller.reconcile('ns-alpha/coder');
     await controller.reconcile('ns-alpha/coder');
@@ -486,12 +499,13 @@ describe('the AgentRuntime controller', () => {
       return found.length > 0 ? found : undefined;
     });
     // Paused and settled, a pass writes nothing either.
-    await agentWhere(
+    const pausedSettled = await agentWhere(
       'ns-alpha',
       'coder',
       'paused, no replica left',
       (a) => a.status?.replicas === 0 && condition(a, 'Progressing')?.status === 'False',
     );
+    await controllerSettledOn(pausedSettled);
     const before = writes.length;
     await controller.reconcile('ns-alpha/coder');
     assert.deepEqual(writes.slice(before), []);
