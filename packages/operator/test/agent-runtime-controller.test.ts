@@ -121,7 +121,9 @@ async function agentWhere(
 async function controllerSettledOn(agent: AgentRuntime): Promise<void> {
   await eventually('the controller has seen the agent as read', () => {
     const seen = controller['agents'].get(agent.metadata.name, agent.metadata.namespace);
-    return seen?.metadata.resourceVersion === agent.metadata.resourceVersion ? true : undefined;
+    return Promise.resolve(
+      seen?.metadata.resourceVersion === agent.metadata.resourceVersion ? true : undefined,
+    );
   });
   await controller['queue'].idle();
 }
