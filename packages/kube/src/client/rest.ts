@@ -246,13 +246,22 @@ export class RestClient {
         ? this.agentOf(url.protocol, connection)
         : (connection.agent ?? ownAgent(url.protocol, connection.tls));
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    return new Promise((resolve, reject) => {
-      const request = send(url, { method, headers, agent }, (response) =>
-        resolve({ response, stop: () => request.destroy() }),
-      );
-      request.on('error', (err) => reject(unreachable(err)));
-      request.end(body);
-    });
+    const attempt = (again: boolean) =>
+      new Promise<{ response: IncomingMessage; stop: () => void }>((resolve, reject) => {
+        const request = send(url, { method, headers, agent }, (response) =>
+          resolve({ response, stop: () => request.destroy() }),
+        );
+        request.on('error', (err: NodeJS.ErrnoException) => {
+          // A kept-alive connection the server closed while it was idle fails the next request
+          // sent on it before any answer: the server never read it, so it is sent once more, on a
+          // fresh connection (as Node's documentation and Go's transport do).
+          if (again && request.reusedSocket && err.code === 'ECONNRESET') {
+            attempt(false).then(resolve, reject);
+          } else reject(unreachable(err));
+        });
+        request.end(body);
+      });
+    return attempt(true);
   }
 
   private agentOf(protocol: string, connection: Connection): HttpAgent {
