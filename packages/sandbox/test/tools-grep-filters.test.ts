@@ -6,7 +6,7 @@ import { tempDir } from '@paddock/testing';
 import { ProcessGroups } from '../src/mcp/process-group.js';
 import { SessionState } from '../src/mcp/session.js';
 import { ToolFailure, type ToolContext } from '../src/mcp/tool.js';
-import { grepTool } from '../src/mcp/tools/grep.js';
+import { grepTool, listingFailures } from '../src/mcp/tools/grep.js';
 import { Workspace } from '../src/workspace/containment.js';
 
 // Grep's `type` (rg --type) and `multiline` (rg -U --multiline-dotall): how they combine with the
@@ -155,6 +155,23 @@ describe('Grep multiline', () => {
         grep({ pattern: 'greet\\(\\) \\{\\n', path }, ctx),
         /^Grep failed: .*\n[\s\S]*With Grep, set multiline to true\.$/,
       );
+    }
+  });
+});
+
+describe('Grep listing failures', () => {
+  test('are counted, never named: the listing may have crossed a swapped folder', () => {
+    const cases: Array<[string, string]> = [
+      ['sub/a.png: No such file or directory (os error 2)', '1 path could not be read'],
+      [
+        'sub/a: Permission denied (os error 13)\nsub/b: No such file or directory (os error 2)\n',
+        '2 paths could not be read',
+      ],
+    ];
+    for (const [stderr, expected] of cases) {
+      const note = listingFailures(stderr);
+      assert.ok(note.startsWith(expected), note);
+      assert.doesNotMatch(note, /sub\//);
     }
   });
 });

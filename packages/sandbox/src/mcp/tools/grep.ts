@@ -219,7 +219,9 @@ async function searchFolder(
     cursor.close();
     const found = await searchFiles(args, ctx, files);
     if (selection.truncated !== false && found.truncated === false) found.truncated = 'records';
-    if (selection.exitCode === 2 && selection.stderr !== '') found.stderr ||= selection.stderr;
+    if (selection.exitCode === 2 && selection.stderr !== '') {
+      found.stderr ||= listingFailures(selection.stderr);
+    }
     return found.records.length === 0 ? NO_MATCHES : format(args, found, true);
   } finally {
     cursor.close();
@@ -388,6 +390,16 @@ function shownPath(line: string, batch: readonly HandedFile[]): string {
   const index = handedFileIndex(match[0]);
   const file = index === -1 ? undefined : batch[index];
   return file === undefined ? line : file.display + line.slice(match[0].length);
+}
+
+/**
+ * What the listing's errors say, without their paths: rg walks the folder by name, so a folder
+ * swapped for a symlink meanwhile can make it name (and fail on) files outside the workspace. What
+ * it lists is opened inside before it is searched; what it failed on is only counted.
+ */
+export function listingFailures(stderr: string): string {
+  const count = stderr.split('\n').filter((line) => line.trim() !== '').length;
+  return `${count} path${count === 1 ? '' : 's'} could not be read while listing the folder`;
 }
 
 /** The answer's text: the lines (sorted unless they are content), the markers, the totals. */
