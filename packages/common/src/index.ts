@@ -95,3 +95,4 @@ export {
   type MetricDescription,
   type MetricNameProblem,
 } from './metric-names.js';
+export { loadOnce } from './load-once.js';

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifySchemaCompiler, FastifySerializerCompiler 
 import type { TSchema } from 'typebox';
 import type * as SchemaSerialization from './schema-serialization.js';
 import type * as SchemaValidation from './schema-validation.js';
+import { loadOnce } from './load-once.js';
 
 /** The services' schema compilers: common's validation (TypeBox) and serialization. */
 export interface SchemaCompilers {
@@ -44,20 +45,18 @@ export function lazySchemaCompilers(
   importThem: () => Promise<SchemaCompilers> = importCompilers,
 ): LazySchemaCompilers {
   let compilers: SchemaCompilers | undefined;
-  let loading: Promise<SchemaCompilers> | undefined;
-  const load = (): Promise<SchemaCompilers> => {
-    if (compilers !== undefined) return Promise.resolve(compilers);
-    loading ??= importThem().then(
+  const importOnce = loadOnce(() =>
+    importThem().then(
       (loaded) => (compilers = loaded),
       (err: unknown) => {
-        loading = undefined;
         throw new Error(`the schema compilers could not be loaded: ${(err as Error).message}`, {
           cause: err,
         });
       },
-    );
-    return loading;
-  };
+    ),
+  );
+  const load = (): Promise<SchemaCompilers> =>
+    compilers !== undefined ? Promise.resolve(compilers) : importOnce();
   const loaded = (): SchemaCompilers => {
     if (compilers === undefined) throw new Error('the schema compilers are not loaded yet');
     return compilers;

@@ -1,3 +1,4 @@
+import { loadOnce } from '@paddock/common';
 import type { ModelClient, ModelEvent, ModelRequest } from '../model.js';
 
 /**
@@ -6,12 +7,7 @@ import type { ModelClient, ModelEvent, ModelRequest } from '../model.js';
  * first calls share one load; a load that failed is tried again by the next call.
  */
 export function lazyModelClient(load: () => Promise<ModelClient>): ModelClient {
-  let loading: Promise<ModelClient> | undefined;
-  const client = () =>
-    (loading ??= load().catch((err: unknown) => {
-      loading = undefined;
-      throw err;
-    }));
+  const client = loadOnce(load);
   return {
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
       yield* (await client()).stream(request, signal);
