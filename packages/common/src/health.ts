@@ -44,14 +44,27 @@ export class Health {
     return { ready, checks, reasons };
   }
 
+  /** The answer of `path` (`/healthz` or `/readyz`), or undefined for any other path. */
+  async answer(path: string): Promise<{ status: number; body: object } | undefined> {
+    if (path === HEALTH_PATHS.live) return { status: 200, body: { status: 'ok' } };
+    if (path !== HEALTH_PATHS.ready) return undefined;
+    const { ready, checks, reasons } = await this.readiness();
+    const status = ready ? 'ready' : this.draining ? 'draining' : 'not_ready';
+    return {
+      status: ready ? 200 : 503,
+      body: { status, checks, ...(Object.keys(reasons).length > 0 ? { reasons } : {}) },
+    };
+  }
+
   register(app: FastifyInstance): void {
-    app.get('/healthz', (_req, reply) => reply.send({ status: 'ok' }));
-    app.get('/readyz', async (_req, reply) => {
-      const { ready, checks, reasons } = await this.readiness();
-      const status = ready ? 'ready' : this.draining ? 'draining' : 'not_ready';
-      return reply
-        .code(ready ? 200 : 503)
-        .send({ status, checks, ...(Object.keys(reasons).length > 0 ? { reasons } : {}) });
-    });
+    for (const path of Object.values(HEALTH_PATHS)) {
+      app.get(path, async (_req, reply) => {
+        const { status, body } = (await this.answer(path))!;
+        return reply.code(status).send(body);
+      });
+    }
   }
 }
+
+/** Where liveness and readiness answer. */
+export const HEALTH_PATHS = { live: '/healthz', ready: '/readyz' } as const;

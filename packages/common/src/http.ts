@@ -1,10 +1,13 @@
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
+import { createServer, Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifyServerFactory,
 } from 'fastify';
+import type * as FastifyExports from 'fastify';
 import type { Address } from './address.js';
 import { toEnvelope, type StatusOfCode } from './errors.js';
 
@@ -18,6 +21,18 @@ export interface HttpAppOptions {
   statusOf?: StatusOfCode;
   /** Answers requests no route took; by default a 404 envelope naming the method and path. */
   notFound?: (req: FastifyRequest, reply: FastifyReply) => void;
+  /** The node server the app answers on, when its owner made it (see fastify's serverFactory). */
+  serverFactory?: FastifyServerFactory;
+}
+
+type FastifyModule = typeof FastifyExports;
+let fastifyModule: FastifyModule | undefined;
+/**
+ * fastify and its plugins weigh about 16 MiB resident: loaded with the first app, not with this
+ * package, so that a process answering plain node servers until first use does not hold them.
+ */
+function fastify(): FastifyModule {
+  return (fastifyModule ??= createRequire(import.meta.url)('fastify') as FastifyModule);
 }
 
 /** The headers of a server-sent event stream: never cached, never held back by a proxy. */
@@ -36,7 +51,9 @@ const LOGS_DEBUG = new Set(['debug', 'trace']);
  * envelope for every failure (unknown routes and framework errors included), and a body limit.
  */
 export function createHttpApp(options: HttpAppOptions): FastifyInstance {
+  const { default: Fastify, LogController } = fastify();
   const app = Fastify({
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
     loggerInstance: options.logger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -189,10 +206,39 @@ export function schemaErrorSentence(failures: readonly SchemaFailure[], dataVar:
   }
 }
 
-/** Listens and returns the bound address (the real port when 0 was asked for). */
-export async function listen(app: FastifyInstance, address: Address): Promise<Address> {
-  await app.listen({ host: address.host, port: address.port });
-  const bound = app.server.address();
+/** How long an idle kept-alive connection stays open: fastify's default, past the usual load balancers' 60 s. */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
+/**
+ * A node HTTP server with the timeouts fastify gives the servers it makes: for a listener that
+ * answers without fastify, or before it loads, so that clients see no difference.
+ */
+export function createNodeServer(): Server {
+  const server = createServer();
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.requestTimeout = 0;
+  return server;
+}
+
+/**
+ * Listens and returns the bound address (the real port when 0 was asked for): a fastify app, or a
+ * plain node server its owner answers.
+ */
+export async function listen(target: FastifyInstance | Server, address: Address): Promise<Address> {
+  const server = target instanceof Server ? target : target.server;
+  if (target instanceof Server) {
+    await new Promise<void>((resolve, reject) => {
+      const failed = (err: Error) => reject(err);
+      server.once('error', failed);
+      server.listen(address.port, address.host, () => {
+        server.removeListener('error', failed);
+        resolve();
+      });
+    });
+  } else {
+    await target.listen({ host: address.host, port: address.port });
+  }
+  const bound = server.address();
   if (bound === null || typeof bound === 'string') return address;
   return { host: bound.address, port: bound.port };
 }

@@ -26,9 +26,10 @@ export {
   type ErrorEnvelope,
   type StatusOfCode,
 } from './errors.js';
-export { Health, type ReadinessCheck } from './health.js';
+export { Health, HEALTH_PATHS, type ReadinessCheck } from './health.js';
 export {
   createHttpApp,
+  createNodeServer,
   listen,
   DEFAULT_BODY_LIMIT,
   EVENT_STREAM_HEADERS,

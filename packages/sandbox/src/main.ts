@@ -14,6 +14,7 @@ import {
 import { checkWorkspace, mcpExposure, parseFlags, USAGE } from './cli/flags.js';
 import { missingProgram, missingProgramLine } from './cli/required-programs.js';
 import { apiProofFor } from './api/identity-proof.js';
+import { apiOnFirstUse } from './api/on-first-use.js';
 import { stderrAudit } from './api/audit.js';
 import { sandboxEnv } from './config.js';
 import { SandboxMetrics } from './metrics.js';
@@ -95,7 +96,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     .listen();
   // Whatever way the process ends, no command it started outlives it.
   process.on('exit', () => groups.killAllNow());
-  const bound = await listen(mcp.app, flags.addr);
+  const bound = await listen(mcp.server, flags.addr);
   logger.info(
     {
       addr: formatAddress(bound),
@@ -118,26 +119,31 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
         'DEV MODE: requests without identity headers act as Sub=dev, User=dev. Never use -dev-mode in production.',
       );
     }
-    // The human API's stack (its HTTP server's plugins, route schemas and their validators, about
-    // 20 MiB) loads only with -api-addr: a sandbox serving MCP alone never holds it.
-    const [{ createApiListener }, { apiModules }] = await Promise.all([
-      import('./api/listener.js'),
-      import('./api/modules.js'),
-    ]);
-    const api = await createApiListener({
-      workspace,
-      features,
-      devMode: flags.devMode,
-      proof,
-      selfPorts: [bound.port],
-      logger,
-      audit: stderrAudit,
-      childEnv,
-      metrics,
-      modules: await apiModules(features),
-    });
+    // The human API's stack (its HTTP framework's plugins, route schemas and validators, the
+    // feature modules, about 20 MiB) loads only with -api-addr, and then with the first request
+    // or upgrade: a sandbox nobody has opened never holds it.
+    const api = apiOnFirstUse(async ({ serverFactory, upgrades }) => {
+      const [{ createApiListener }, { apiModules }] = await Promise.all([
+        import('./api/listener.js'),
+        import('./api/modules.js'),
+      ]);
+      return createApiListener({
+        workspace,
+        features,
+        devMode: flags.devMode,
+        proof,
+        selfPorts: [bound.port],
+        logger,
+        audit: stderrAudit,
+        childEnv,
+        metrics,
+        modules: await apiModules(features),
+        serverFactory,
+        upgrades,
+      });
+    }, logger);
     shutdown.add('api listener', api.close);
-    const apiBound = await listen(api.app, flags.apiAddr);
+    const apiBound = await listen(api.server, flags.apiAddr);
     logger.info(
       {
         apiAddr: formatAddress(apiBound),

@@ -39,7 +39,7 @@ describe('Streamable HTTP answers each request with one JSON reply', () => {
       silentLogger(),
       { token: undefined, allowedOrigins: [], keepAliveMs: 60_000 },
     );
-    base = `http://127.0.0.1:${(await listen(listener.app, { host: '127.0.0.1', port: 0 })).port}`;
+    base = `http://127.0.0.1:${(await listen(listener.server, { host: '127.0.0.1', port: 0 })).port}`;
   });
   after(async () => {
     await listener.close();

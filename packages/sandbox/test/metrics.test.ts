@@ -69,7 +69,7 @@ describe('the sandbox metrics, scraped after real work', () => {
       silentLogger(),
       { token: TOKEN, allowedOrigins: [], keepAliveMs: 60_000 },
     );
-    mcpBase = `http://127.0.0.1:${(await listen(mcp.app, { host: '127.0.0.1', port: 0 })).port}`;
+    mcpBase = `http://127.0.0.1:${(await listen(mcp.server, { host: '127.0.0.1', port: 0 })).port}`;
     api = await createApiListener({
       workspace,
       features: { api: false, exec: true, portForward: true, ssh: false },

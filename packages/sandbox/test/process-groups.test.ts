@@ -37,7 +37,7 @@ async function startSandbox(): Promise<Sandbox> {
     silentLogger(),
     { token: undefined, allowedOrigins: [], keepAliveMs: 60_000 },
   );
-  const bound = await listen(listener.app, { host: '127.0.0.1', port: 0 });
+  const bound = await listen(listener.server, { host: '127.0.0.1', port: 0 });
   const client = await connect(`http://127.0.0.1:${bound.port}`, 'streamable');
   return { listener, groups, root: workspace.root, client, remove: folder.remove };
 }

@@ -1,6 +1,8 @@
 import websocket from '@fastify/websocket';
 import { createHttpApp, identityFromHeaders, verifyProof, type Identity } from '@paddock/common';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { EventEmitter } from 'node:events';
+import type { Server } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerFactory } from 'fastify';
 import type { ApiContext, FeatureHandle } from './context.js';
 import { allowedMethods, routeAt } from './routes.js';
 import { schemaCompilers } from '@paddock/common/lazy-schemas';
@@ -19,6 +21,10 @@ export interface ApiListenerOptions extends Omit<ApiContext, 'selfPorts'> {
   modules: readonly FeatureModule[];
   /** Ports of the sandbox's other listeners (MCP); this listener's own port is added when bound. */
   selfPorts?: readonly number[];
+  /** The node server the app answers on, when its owner made it (see `apiOnFirstUse`). */
+  serverFactory?: FastifyServerFactory;
+  /** Where the WebSocket routes hear upgrades, when not from the app's server. */
+  upgrades?: EventEmitter;
 }
 
 export interface ApiListener {
@@ -54,11 +60,14 @@ export async function createApiListener(options: ApiListenerOptions): Promise<Ap
       .code(404)
       .send({ error: 'not_found', message: `no route for ${req.method} ${path}` });
   };
-  const app = createHttpApp({ logger, bodyLimit: API_BODY_LIMIT, notFound });
+  const { serverFactory, upgrades } = options;
+  const app = createHttpApp({ logger, bodyLimit: API_BODY_LIMIT, notFound, serverFactory });
   // The route schemas' compilers load with the first request of a route with a schema (their
   // first onRequest hook, before the identity check below, whose 401 they serialize).
   schemaCompilers.install(app);
-  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 1024 * 1024, ...(upgrades ? { server: upgrades as Server } : {}) },
+  });
 
   const mounted: string[] = [];
   app.addHook('onRoute', (route) => {
@@ -93,11 +102,14 @@ export async function createApiListener(options: ApiListenerOptions): Promise<Ap
   });
 
   const selfPorts = new Set(options.selfPorts ?? []);
-  app.server.on('listening', () => {
+  const addOwnPort = () => {
     const address = app.server.address();
     if (address !== null && typeof address === 'object') selfPorts.add(address.port);
-  });
-  const { modules, selfPorts: _given, ...rest } = options;
+  };
+  // Built on first use, the app's server is already listening.
+  if (app.server.listening) addOwnPort();
+  else app.server.on('listening', addOwnPort);
+  const { modules, selfPorts: _given, serverFactory: _s, upgrades: _u, ...rest } = options;
   const ctx: ApiContext = { ...rest, selfPorts };
   const handles: FeatureHandle[] = [];
   for (const module of modules) {

@@ -2,9 +2,8 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { createHttpApp, Health, type Logger, type StopBudget } from '@paddock/common';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import { createNodeServer, Health, type Logger, type StopBudget } from '@paddock/common';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { InFlight } from './in-flight.js';
 import { createJsonReplyTransport } from './json-replies.js';
 import { BodyTooLarge, readBody } from './message-body.js';
@@ -41,7 +40,8 @@ export interface McpListenerOptions {
 }
 
 export interface McpListener {
-  app: FastifyInstance;
+  /** The node server to listen with; its owner passes it to `listen`. */
+  server: Server;
   sessions: McpSessions;
   /** Readiness of /readyz; the process adds checks for what else must be up before it serves. */
   health: Health;
@@ -71,6 +71,16 @@ function sendError(
     .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
 }
 
+/** Answers a JSON body (without it to a HEAD request). */
+function sendJson(res: ServerResponse, status: number, body: object, head: boolean): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(head ? undefined : text);
+}
+
 /**
  * The client a session is counted against: its remote address (IPv4-mapped IPv6 written as IPv4).
  * Behind a proxy every session counts against the proxy, which then needs its own bound.
@@ -96,20 +106,11 @@ export function createMcpListener(
   logger: Logger,
   options: McpListenerOptions,
 ): McpListener {
-  const app = createHttpApp({ logger });
+  const server = createNodeServer();
   const health = new Health();
-  health.register(app);
   const sessions = new McpSessions(options.clock);
   const { metrics } = base;
-  if (metrics) {
-    metrics.trackSessions(sessions);
-    // Beside the probes and outside the MCP routes' Origin and token checks, as the probes are:
-    // what Prometheus scrapes inside the cluster. Counts and durations only, no workspace content.
-    app.get('/metrics', async (_req, reply) => {
-      const { contentType, body } = await metrics.exposition();
-      return reply.type(contentType).send(body);
-    });
-  }
+  metrics?.trackSessions(sessions);
   const inFlight = new InFlight();
   let closing = false;
   const context: McpContext = {
@@ -314,7 +315,7 @@ export function createMcpListener(
     await (session.transport as StreamableHTTPServerTransport).handleRequest(req, res);
   }
 
-  /** The handler of an MCP route, or undefined for a request the HTTP app answers. */
+  /** The handler of an MCP route, or undefined for the probes, metrics and unknown paths. */
   function mcpRoute(
     method: string | undefined,
     path: string,
@@ -326,22 +327,47 @@ export function createMcpListener(
     return method === 'GET' || method === 'DELETE' ? streamableWithSession : undefined;
   }
 
-  // The MCP routes are answered by node's HTTP server directly, in front of the HTTP app (health,
-  // metrics, and the not-found answer for everything else): a tool call is the hot path, and the
-  // app's routing, hooks and reply objects cost more per call than the routes need. The SDK's
-  // transports take node's request and response as they are.
-  const appHandler = app.server.listeners('request')[0] as
-    ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  if (!appHandler) throw new Error('the HTTP app has no request handler to stand in front of');
-  app.server.removeListener('request', appHandler);
-  app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  /**
+   * The probes, and beside them, outside the MCP routes' Origin and token checks as the probes
+   * are, what Prometheus scrapes inside the cluster (counts and durations, no workspace content);
+   * a not-found envelope for anything else.
+   */
+  async function answerOther(req: IncomingMessage, res: ServerResponse, path: string) {
+    const started = performance.now();
+    const head = req.method === 'HEAD';
+    // A response finished after shutdown began closes its connection: keep-alive clients do not
+    // hold the server open until the grace period runs out.
+    if (closing) res.setHeader('connection', 'close');
+    const probe = head || req.method === 'GET' ? await health.answer(path) : undefined;
+    if (probe) {
+      sendJson(res, probe.status, probe.body, head);
+    } else if (metrics && path === '/metrics' && (head || req.method === 'GET')) {
+      const { contentType, body } = await metrics.exposition();
+      res.writeHead(200, { 'content-type': contentType }).end(head ? undefined : body);
+    } else {
+      const message = `no route for ${req.method ?? 'GET'} ${path}`;
+      sendJson(res, 404, { error: 'not_found', message }, head);
+    }
+    logger.debug(
+      { method: req.method, url: req.url, status: res.statusCode, ms: performance.now() - started },
+      'request',
+    );
+  }
+
+  // Node's HTTP server answers every route itself: a tool call is the hot path, and a framework's
+  // routing, hooks and reply objects cost more per call (and about 16 MiB at rest) than these few
+  // routes need. The SDK's transports take node's request and response as they are.
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
     const mark = url.indexOf('?');
     const path = mark === -1 ? url : url.slice(0, mark);
     const route = mcpRoute(req.method, path);
-    if (!route) return appHandler(req, res);
-    if (!admitted(req, res)) return;
-    route(req, res, mark === -1 ? '' : url.slice(mark + 1)).catch((err: unknown) => {
+    const answered = !route
+      ? answerOther(req, res, path)
+      : admitted(req, res)
+        ? route(req, res, mark === -1 ? '' : url.slice(mark + 1))
+        : undefined;
+    answered?.catch((err: unknown) => {
       logger.error({ err }, 'MCP request failed');
       sendError(res, 500, JSONRPC.SERVER_ERROR, 'internal error');
     });
@@ -351,7 +377,7 @@ export function createMcpListener(
     closing = true;
     health.startDraining();
     clearInterval(idleTimer);
-    const closed = new Promise<void>((resolve) => app.server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     const finished = await inFlight.idle(budget ? budget.remainingMs() : SHUTDOWN_WAIT_MS);
     if (!finished) {
       logger.warn({ calls: inFlight.size }, 'tool calls still running at shutdown; killing them');
@@ -362,9 +388,9 @@ export function createMcpListener(
     // The SDK writes a result a few promise steps after the tool returns: let it reach the stream.
     await new Promise((resolve) => setImmediate(resolve));
     await sessions.endAll();
-    app.server.closeAllConnections();
+    server.closeAllConnections();
     await closed;
   };
 
-  return { app, sessions, health, close };
+  return { server, sessions, health, close };
 }

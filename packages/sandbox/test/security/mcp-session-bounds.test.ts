@@ -96,7 +96,7 @@ describe('an MCP listener with clients that never close their sessions', () => {
       silentLogger(),
       { token: undefined, allowedOrigins: [], keepAliveMs: 60_000, clock: () => now },
     );
-    const bound = await listen(listener.app, { host: '127.0.0.1', port: 0 });
+    const bound = await listen(listener.server, { host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${bound.port}`;
   });
   after(async () => {
