@@ -60,7 +60,8 @@ describe('API key revocation across replicas', () => {
         maxRequests: 1_000_000,
         maxMs: 20_000,
         // Until enough requests were sent past the bound (+ margin) to show none gets through.
-        stop: (done) => sentPast(done, revokedAt + REVOCATION_BOUND_MS + MARGIN_MS) >= REFUSALS_AFTER,
+        stop: (done) =>
+          sentPast(done, revokedAt + REVOCATION_BOUND_MS + MARGIN_MS) >= REFUSALS_AFTER,
       },
     );
     await revoking;
