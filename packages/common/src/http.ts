@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type {
@@ -225,19 +226,13 @@ export function createNodeServer(): Server {
  * plain node server its owner answers.
  */
 export async function listen(target: FastifyInstance | Server, address: Address): Promise<Address> {
-  const server = target instanceof Server ? target : target.server;
   if (target instanceof Server) {
-    await new Promise<void>((resolve, reject) => {
-      const failed = (err: Error) => reject(err);
-      server.once('error', failed);
-      server.listen(address.port, address.host, () => {
-        server.removeListener('error', failed);
-        resolve();
-      });
-    });
+    // Rejects with the listen error (a port in use), as fastify's listen does.
+    await once(target.listen(address.port, address.host), 'listening');
   } else {
     await target.listen({ host: address.host, port: address.port });
   }
+  const server = target instanceof Server ? target : target.server;
   const bound = server.address();
   if (bound === null || typeof bound === 'string') return address;
   return { host: bound.address, port: bound.port };

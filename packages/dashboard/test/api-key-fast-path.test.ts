@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { silentLogger } from '@paddock/common';
-import { SESSION_SECRET, tempDir } from '@paddock/testing';
+import { SESSION_SECRET } from '@paddock/testing';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { dashboardContext } from '../src/assemble.js';
 import { apiKeySigningKey } from '../src/auth/apikeys/format.js';
@@ -19,8 +18,7 @@ import { DashboardMetrics } from '../src/http/metrics.js';
 import { SignIns } from '../src/http/sign-ins.js';
 import { settle, then, type MaybePromise } from '../src/maybe-promise.js';
 import { withUserCache } from '../src/store/cached-users.js';
-import { openStore } from '../src/store/open.js';
-import type { Store } from '../src/store/types.js';
+import { storeWithOwner } from './support/store-with-owner.js';
 
 // A key presented again is decided from memory without a promise; everything a key is checked
 // for (revocation, expiry, its owner's state and role) is still checked on every request.
@@ -96,27 +94,14 @@ describe('MaybePromise', () => {
   });
 });
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let store: Store;
-let ownerId: string;
-before(async () => {
-  dir = await tempDir('paddock-api-key-fast-path-');
-  store = withUserCache(await openStore({ kind: 'sqlite', path: join(dir.path, 'keys.db') }));
-  ownerId = (
-    await store.users.create({ provider: 'builtin', username: 'owner', email: 'o@example.com' })
-  ).id;
-});
-after(async () => {
-  await store.close();
-  await dir.remove();
-});
+const owned = storeWithOwner('paddock-api-key-fast-path-', withUserCache);
 
 describe('API key verification from memory', () => {
   const signingKey = apiKeySigningKey('fast-path-test-secret-of-32-characters!!');
 
   it('answers a remembered key without a promise, and reads the store past its bounds', async () => {
-    const keys = new ApiKeys(store, signingKey, policy);
-    const { key, record } = await keys.create(ownerId, { name: 'script' }, T0);
+    const keys = new ApiKeys(owned.store, signingKey, policy);
+    const { key, record } = await keys.create(owned.ownerId, { name: 'script' }, T0);
     const first = keys.verify(key, T0);
     assert.ok(first instanceof Promise, 'the first time reads the store');
     assert.equal((await first)?.id, record.id);
@@ -129,20 +114,20 @@ describe('API key verification from memory', () => {
   });
 
   it('writes the last use, with a promise, when it is due', async () => {
-    const keys = new ApiKeys(store, signingKey, policy);
-    const { key, record } = await keys.create(ownerId, { name: 'touched' }, T0);
+    const keys = new ApiKeys(owned.store, signingKey, policy);
+    const { key, record } = await keys.create(owned.ownerId, { name: 'touched' }, T0);
     await keys.verify(key, T0);
     // Inside the record's bound, but the last use is a resolution old: it is written.
     const at = T0 + LAST_USED_RESOLUTION_MS;
     const due = keys.verify(key, at);
     assert.ok(due instanceof Promise);
     assert.equal((await due)?.lastUsedAt, at);
-    assert.equal((await store.apiKeys.findById(record.id))?.lastUsedAt, at);
+    assert.equal((await owned.store.apiKeys.findById(record.id))?.lastUsedAt, at);
   });
 
   it('refuses, from memory, a key revoked here and one altered by a character', async () => {
-    const keys = new ApiKeys(store, signingKey, policy);
-    const { key, record } = await keys.create(ownerId, { name: 'revoked' }, T0);
+    const keys = new ApiKeys(owned.store, signingKey, policy);
+    const { key, record } = await keys.create(owned.ownerId, { name: 'revoked' }, T0);
     await keys.verify(key, T0);
     const altered = key.slice(0, -3) + (key.at(-3) === 'A' ? 'B' : 'A') + key.slice(-2);
     assert.equal(await keys.verify(altered, T0 + 1), undefined);
@@ -167,14 +152,14 @@ describe('the authenticator with a remembered key', () => {
       },
       { randomSecret: () => SESSION_SECRET },
     );
-    ctx = dashboardContext(config, { store, logger: silentLogger() });
+    ctx = dashboardContext(config, { store: owned.store, logger: silentLogger() });
     metrics = new DashboardMetrics({ processMetrics: false });
     signIns = new SignIns(metrics, {
       mode: 'builtin',
       trustedProxies: [],
       proxyUserHeader: 'x-forwarded-user',
     });
-    const holder = await store.users.create({
+    const holder = await owned.store.users.create({
       provider: 'builtin',
       username: 'holder',
       email: 'holder@example.com',
@@ -219,16 +204,16 @@ describe('the authenticator with a remembered key', () => {
   it('follows a change of the owner made here on the very next request', async () => {
     const before = await authenticate();
     const id = before.principal!.user.id;
-    await store.users.update(id, { roleOverride: 'admin' });
+    await owned.store.users.update(id, { roleOverride: 'admin' });
     const promoted = await authenticate();
     assert.equal(promoted.principal?.user.role, 'admin');
     assert.notEqual(promoted.principal, before.principal);
-    await store.users.update(id, { disabled: true });
+    await owned.store.users.update(id, { disabled: true });
     await assert.rejects(
       async () => authenticate(),
       (err: Error) => err.message === 'the API key’s owner cannot sign in',
     );
     assert.equal(await counted('invalid'), 1);
-    await store.users.update(id, { disabled: false });
+    await owned.store.users.update(id, { disabled: false });
   });
 });

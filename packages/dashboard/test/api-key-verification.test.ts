@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { tempDir } from '@paddock/testing';
+import { describe, it } from 'node:test';
 import { apiKeySigningKey, sha256Hex } from '../src/auth/apikeys/format.js';
 import {
   ApiKeys,
   LAST_USED_RESOLUTION_MS,
   REVOCATION_BOUND_MS,
 } from '../src/auth/apikeys/service.js';
-import { openStore } from '../src/store/open.js';
-import type { Store } from '../src/store/types.js';
+import { storeWithOwner } from './support/store-with-owner.js';
 
 // The service over a real SQLite store, on a clock the tests set: what a key string remembered as
 // genuine may skip (its signature and secret), and what it may not (revocation, expiry, last use).
@@ -20,20 +17,7 @@ const T0 = Date.UTC(2026, 0, 1);
 const signingKey = apiKeySigningKey('verification-test-secret-of-32-characters');
 const policy = { maxPerUser: 100, defaultExpirationDays: 0 };
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let store: Store;
-let ownerId: string;
-before(async () => {
-  dir = await tempDir('paddock-api-key-verification-');
-  store = await openStore({ kind: 'sqlite', path: join(dir.path, 'keys.db') });
-  ownerId = (
-    await store.users.create({ provider: 'builtin', username: 'owner', email: 'o@example.com' })
-  ).id;
-});
-after(async () => {
-  await store.close();
-  await dir.remove();
-});
+const owned = storeWithOwner('paddock-api-key-verification-');
 
 /** The key string with the character at `index` replaced by another base64url character. */
 function altered(key: string, index: number): string {
@@ -43,8 +27,8 @@ function altered(key: string, index: number): string {
 
 describe('API key verification', () => {
   it('takes the same key again from memory, and refuses an altered copy of it', async () => {
-    const keys = new ApiKeys(store, signingKey, policy);
-    const { key, record } = await keys.create(ownerId, { name: 'ci' }, T0);
+    const keys = new ApiKeys(owned.store, signingKey, policy);
+    const { key, record } = await keys.create(owned.ownerId, { name: 'ci' }, T0);
     assert.equal((await keys.verify(key, T0))?.id, record.id);
     assert.equal((await keys.verify(key, T0 + 1))?.id, record.id, 'again, now remembered');
     for (const index of [10, Math.floor(key.length / 2), key.length - 2]) {
@@ -55,8 +39,8 @@ describe('API key verification', () => {
   });
 
   it('refuses a key on the very next request once this process revoked it', async () => {
-    const keys = new ApiKeys(store, signingKey, policy);
-    const { key, record } = await keys.create(ownerId, { name: 'revoked-here' }, T0);
+    const keys = new ApiKeys(owned.store, signingKey, policy);
+    const { key, record } = await keys.create(owned.ownerId, { name: 'revoked-here' }, T0);
     assert.ok(await keys.verify(key, T0));
     assert.ok(await keys.verify(key, T0));
     assert.equal(await keys.revoke(record.id, T0), true);
@@ -64,9 +48,9 @@ describe('API key verification', () => {
   });
 
   it('refuses a key revoked by another replica once the bound has passed, however busy it is', async () => {
-    const here = new ApiKeys(store, signingKey, policy);
-    const there = new ApiKeys(store, signingKey, policy);
-    const { key, record } = await here.create(ownerId, { name: 'revoked-there' }, T0);
+    const here = new ApiKeys(owned.store, signingKey, policy);
+    const there = new ApiKeys(owned.store, signingKey, policy);
+    const { key, record } = await here.create(owned.ownerId, { name: 'revoked-there' }, T0);
     assert.ok(await here.verify(key, T0));
     assert.equal(await there.revoke(record.id, T0 + 1), true);
     // Used without pause meanwhile: use never extends the bound.
@@ -77,8 +61,8 @@ describe('API key verification', () => {
   });
 
   it('refuses a remembered key from the moment it expires', async () => {
-    const keys = new ApiKeys(store, signingKey, policy);
-    const { key } = await keys.create(ownerId, { name: 'short', expiresInDays: 1 }, T0);
+    const keys = new ApiKeys(owned.store, signingKey, policy);
+    const { key } = await keys.create(owned.ownerId, { name: 'short', expiresInDays: 1 }, T0);
     const expiresAt = T0 + DAY_MS;
     assert.ok(await keys.verify(key, T0));
     assert.ok(await keys.verify(key, expiresAt - 1));
@@ -86,9 +70,9 @@ describe('API key verification', () => {
   });
 
   it('records the last use in the store, at most once per resolution', async () => {
-    const keys = new ApiKeys(store, signingKey, policy);
-    const { key, record } = await keys.create(ownerId, { name: 'busy' }, T0);
-    const lastUsed = async () => (await store.apiKeys.findById(record.id))?.lastUsedAt;
+    const keys = new ApiKeys(owned.store, signingKey, policy);
+    const { key, record } = await keys.create(owned.ownerId, { name: 'busy' }, T0);
+    const lastUsed = async () => (await owned.store.apiKeys.findById(record.id))?.lastUsedAt;
     assert.equal(await lastUsed(), null);
     await keys.verify(key, T0 + 5);
     assert.equal(await lastUsed(), T0 + 5);

@@ -15,6 +15,7 @@ import {
   errorOf,
   INSPECTOR_CLI,
   eventually,
+  MCP_INITIALIZE,
   startAgentPlatform,
   tempDir,
   type AgentPlatform,
@@ -354,27 +355,17 @@ describe('the dashboard, door into agent workspaces', () => {
     } finally {
       await client.close();
     }
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'x', version: '1' },
-      },
-    };
     const anonymous = await fetch(mcpUrl(), {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
       },
-      body: JSON.stringify(initialize),
+      body: JSON.stringify(MCP_INITIALIZE),
     });
     assert.equal(anonymous.status, 401);
     const asViewer = await viewer().request('POST', mcpUrl().slice(base.length), {
-      json: initialize,
+      json: MCP_INITIALIZE,
       headers: { accept: 'application/json, text/event-stream', origin: '' },
     });
     assert.equal(asViewer.status, 403);

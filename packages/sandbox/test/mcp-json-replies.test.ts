@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { listen, silentLogger } from '@paddock/common';
-import { tempDir } from '@paddock/testing';
+import { MCP_INITIALIZE, tempDir } from '@paddock/testing';
 import { ToolSet } from '../src/mcp/dispatch.js';
 import { jsonReplyEntries } from '../src/mcp/json-replies.js';
 import { createMcpListener, type McpListener } from '../src/mcp/listener.js';
@@ -54,16 +54,7 @@ describe('Streamable HTTP answers each request with one JSON reply', () => {
     const init = await fetch(`${base}/mcp`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 't', version: '1' },
-        },
-      }),
+      body: JSON.stringify(MCP_INITIALIZE),
     });
     assert.equal(init.status, 200);
     assert.match(init.headers.get('content-type') ?? '', /^application\/json/);

@@ -60,6 +60,7 @@ export {
 } from './scripted-models.js';
 export {
   as,
+  MCP_INITIALIZE,
   PROOF,
   SANDBOX_BIN,
   startApiSandbox,

@@ -86,3 +86,15 @@ export function as(sub: string, user = sub, groups: string[] = []): Record<strin
     'x-forwarded-groups': groups.join(','),
   };
 }
+
+/** The JSON-RPC `initialize` request a raw HTTP test sends to open an MCP session. */
+export const MCP_INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw-http-test', version: '1' },
+  },
+} as const;

@@ -47,19 +47,17 @@ export function apiOnFirstUse(
         return made;
       })
       .catch((err: unknown) => {
+        // Said once per failed build, however many requests were waiting for it.
+        logger.error({ err }, 'the human-facing API could not start');
         building = undefined;
         throw err;
       }));
 
-  const unavailable = (err: unknown) => {
-    logger.error({ err }, 'the human-facing API could not start');
-  };
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (listener && handler) return handler(req, res);
+    if (listener) return handler!(req, res);
     built().then(
       () => handler!(req, res),
-      (err: unknown) => {
-        unavailable(err);
+      () => {
         res
           .writeHead(503, { 'content-type': 'application/json; charset=utf-8' })
           .end(JSON.stringify({ error: 'unavailable', message: 'the API could not start' }));
@@ -74,8 +72,7 @@ export function apiOnFirstUse(
     if (listener) return relay(req, socket, head);
     built().then(
       () => relay(req, socket, head),
-      (err: unknown) => {
-        unavailable(err);
+      () => {
         socket.end(
           'HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-length: 0\r\n\r\n',
         );
