@@ -7,7 +7,7 @@
 //   memory reducer (which starts 8 s after activity ends) has shrunk the heap; with the anonymous
 //   part (RssAnon: heap and malloc, not the binary's pages). BENCH_AGENT_NODE_OPTIONS is given to
 //   the agent (e.g. --max-old-space-size=96, to tell what the collector leaves from what is kept);
-//   its command line carries the pod's PER_AGENT_NODE_FLAGS, or BENCH_AGENT_NODE_FLAGS when set (for
+//   its command line carries the agent container's AGENT_NODE_FLAGS, or BENCH_AGENT_NODE_FLAGS when set (for
 //   the V8 flags NODE_OPTIONS refuses, e.g. --optimize-for-size; an empty value runs it without).
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { PER_AGENT_NODE_FLAGS } from '@paddock/common';
+import { AGENT_NODE_FLAGS } from '@paddock/common';
 import {
   API_VERSION,
   CORE_KINDS,
@@ -41,7 +41,7 @@ const STRAIGHT_CALLS = 1_000;
 const NAMESPACE = 'bench-agent';
 const AGENT_BIN = join(import.meta.dirname, '..', 'packages', 'agent', 'bin', 'paddock-agent.js');
 const nodeFlags = process.env['BENCH_AGENT_NODE_FLAGS']?.split(/\s+/).filter(Boolean) ?? [
-  ...PER_AGENT_NODE_FLAGS,
+  ...AGENT_NODE_FLAGS,
 ];
 
 /** How long the agent idles, after start and after the runs, before its memory is read. */

@@ -8,7 +8,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PER_AGENT_NODE_FLAGS } from '@paddock/common';
+import { SANDBOX_NODE_FLAGS } from '@paddock/common';
 import { eventuallyOk, SANDBOX_BIN } from '@paddock/testing';
 import { startServer } from './lib/processes.js';
 import { printTable, type Row } from './lib/table.js';
@@ -17,7 +17,7 @@ const MARKS_S = [1, 3, 10, Number(process.env.IDLE_SETTLE_S ?? 45)];
 const envFlags = process.env.IDLE_NODE_FLAGS;
 const BIN = process.env.IDLE_SANDBOX_BIN ?? SANDBOX_BIN;
 const NODE_FLAGS =
-  envFlags === undefined ? PER_AGENT_NODE_FLAGS : envFlags === 'none' ? [] : envFlags.split(' ');
+  envFlags === undefined ? SANDBOX_NODE_FLAGS : envFlags === 'none' ? [] : envFlags.split(' ');
 
 const CONFIGS: Record<string, string[]> = {
   'MCP only': [],

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { PER_AGENT_NODE_FLAGS } from '@paddock/common';
+import { SANDBOX_NODE_FLAGS } from '@paddock/common';
 import { freePort, SANDBOX_BIN, start, tempDir } from '@paddock/testing';
 import { peakRssMiB, startServer } from './lib/processes.js';
 import { median, printTable } from './lib/table.js';
@@ -131,12 +131,12 @@ await writeFile(
  */
 const extraFlags = (process.env.BENCH_SANDBOX_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 if (extraFlags.length > 0)
-  console.log(`sandbox node flags: ${[...PER_AGENT_NODE_FLAGS, ...extraFlags].join(' ')}`);
+  console.log(`sandbox node flags: ${[...SANDBOX_NODE_FLAGS, ...extraFlags].join(' ')}`);
 const sandbox = await startServer(
   process.execPath,
-  // As a pod runs it: with the per-agent node flags.
+  // As a pod runs it: with the sandbox's node flags.
   [
-    ...PER_AGENT_NODE_FLAGS,
+    ...SANDBOX_NODE_FLAGS,
     ...extraFlags,
     SANDBOX_BIN,
     '-addr',

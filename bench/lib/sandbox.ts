@@ -1,4 +1,4 @@
-import { PER_AGENT_NODE_FLAGS } from '@paddock/common';
+import { SANDBOX_NODE_FLAGS } from '@paddock/common';
 import { SANDBOX_BIN, type Started } from '@paddock/testing';
 import { startServer } from './processes.js';
 
@@ -23,7 +23,7 @@ export async function startBenchApiSandbox(
     process.execPath,
     [
       // As a pod runs it: its memory (idle and while zipping) and its tunnel with the pod's flags.
-      ...PER_AGENT_NODE_FLAGS,
+      ...SANDBOX_NODE_FLAGS,
       SANDBOX_BIN,
       '-addr',
       '127.0.0.1:0',

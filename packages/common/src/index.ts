@@ -51,7 +51,7 @@ export {
   type StopBudget,
 } from './shutdown.js';
 export { runMain, UsageError, onlyOption, packageInfo, type PackageInfo } from './cli.js';
-export { PER_AGENT_NODE_FLAGS } from './per-agent-node-flags.js';
+export { AGENT_NODE_FLAGS, SANDBOX_NODE_FLAGS } from './per-agent-node-flags.js';
 export { mailEnv, mailerFrom, smtpMailer, logMailer, type Mail, type Mailer } from './mail.js';
 export type {
   OpenApiSchema,

@@ -1,4 +1,4 @@
-import { PER_AGENT_NODE_FLAGS } from '@paddock/common';
+import { AGENT_NODE_FLAGS, SANDBOX_NODE_FLAGS } from '@paddock/common';
 import { DASHBOARD_NODE_FLAGS } from '@paddock/dashboard/shared';
 import { OPERATOR_NODE_FLAGS } from '../src/node-flags.js';
 // A lint of the service images' Dockerfile (deploy/images/Dockerfile, one target per service) and of
@@ -311,9 +311,9 @@ describe('the service images (deploy/images/Dockerfile)', () => {
           assert.deepEqual(entrypoint.slice(1, -1), [...OPERATOR_NODE_FLAGS]);
         }
         if (service === 'sandbox') {
-          // The pod's process runs with the per-agent flags, between node and the bin.
+          // The pod's process runs with the sandbox's flags, between node and the bin.
           const node = entrypoint.indexOf('node');
-          assert.deepEqual(entrypoint.slice(node + 1, -1), [...PER_AGENT_NODE_FLAGS]);
+          assert.deepEqual(entrypoint.slice(node + 1, -1), [...SANDBOX_NODE_FLAGS]);
         }
         assert.deepEqual(finalOf('EXPOSE').join(' ').split(/\s+/), [...ports]);
         assert.match(finalOf('HEALTHCHECK').at(-1) ?? '', /\/healthz/);
@@ -337,7 +337,7 @@ describe('the service images (deploy/images/Dockerfile)', () => {
         (i) =>
           i.keyword === 'RUN' &&
           i.args.includes(
-            `exec node ${PER_AGENT_NODE_FLAGS.join(' ')} /app/packages/agent/bin/paddock-agent.js "$@"`,
+            `exec node ${AGENT_NODE_FLAGS.join(' ')} /app/packages/agent/bin/paddock-agent.js "$@"`,
           ) &&
           i.args.includes('> /usr/local/bin/paddock-agent') &&
           i.args.includes('chmod 755 /usr/local/bin/paddock-agent'),

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { AGENT_NODE_FLAGS, SANDBOX_NODE_FLAGS } from '@paddock/common';
 import type { Container } from './pod.js';
 import { CREATE_CONTAINER_ERROR, ERR_IMAGE_NEVER_PULL } from './pod-status.js';
 import { imageRefusal, runsLocally } from './sandbox-image.js';
@@ -16,8 +17,21 @@ export interface ProgramBins {
   agent: string;
 }
 
-export type ContainerProgram =
-  { ok: true; bin: string; args: string[] } | { ok: false; reason: string; message: string };
+/** A program this machine runs: its command file, its arguments and its Node.js flags. */
+export interface LocalProgram {
+  ok: true;
+  bin: string;
+  args: string[];
+  /** The flags the image runs this command with (its entrypoint, its agent command). */
+  nodeFlags: readonly string[];
+}
+
+export type ContainerProgram = LocalProgram | { ok: false; reason: string; message: string };
+
+const NODE_FLAGS: Record<keyof ProgramBins, readonly string[]> = {
+  sandbox: SANDBOX_NODE_FLAGS,
+  agent: AGENT_NODE_FLAGS,
+};
 
 /** The command names a container's command may start with, by the bin they run. */
 const COMMANDS: Record<string, keyof ProgramBins> = {
@@ -42,12 +56,18 @@ export function containerProgram(container: Container, bins: ProgramBins): Conta
   }
   const [first, ...rest] = container.command ?? [];
   const args = [...rest, ...(container.args ?? [])];
-  if (first === undefined) return { ok: true, bin: bins.sandbox, args };
+  const program = (kind: keyof ProgramBins): LocalProgram => ({
+    ok: true,
+    bin: bins[kind],
+    args,
+    nodeFlags: NODE_FLAGS[kind],
+  });
+  if (first === undefined) return program('sandbox');
   const known = COMMANDS[posix.basename(first)];
   if (known === undefined) {
     return { ok: false, reason: CREATE_CONTAINER_ERROR, message: commandRefusal(first) };
   }
-  return { ok: true, bin: bins[known], args };
+  return program(known);
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   type KubeObject,
 } from '@paddock/kube';
 import { crashesAfterExit, restartDelay, type BackOffPolicy } from './back-off.js';
-import { containerProgram, type ProgramBins } from './container-program.js';
+import { containerProgram, type LocalProgram, type ProgramBins } from './container-program.js';
 import { containerEnv, envSources, type ReadSources } from './container-env.js';
 import { expandArgs } from './dependent-vars.js';
 import { LogBatcher } from './log-batcher.js';
@@ -161,7 +161,7 @@ export class ContainerRunner {
       if (!reported) void this.pod.events.warning(this.pod.ref, reason, message);
       return;
     }
-    this.runOrRetry(program.bin, program.args);
+    this.runOrRetry(program);
   }
 
   /** Stops the process (SIGTERM, SIGKILL after the grace period) and writes its last output. */
@@ -192,12 +192,12 @@ export class ContainerRunner {
   }
 
   /** Runs the process; a failure to even start it counts as an exit, and is retried the same way. */
-  private runOrRetry(bin: string, args: readonly string[]): void {
+  private runOrRetry(program: LocalProgram): void {
     const startedAt = kubeTime(new Date());
-    this.run(bin, args).catch((err: unknown) => {
-      if (err instanceof NotYet) return this.retryLater(err, bin, args);
+    this.run(program).catch((err: unknown) => {
+      if (err instanceof NotYet) return this.retryLater(err, program);
       const error = err instanceof Error ? err : new Error(String(err));
-      this.onExit(undefined, { code: null, signal: null, error }, startedAt, bin, args);
+      this.onExit(undefined, { code: null, signal: null, error }, startedAt, program);
     });
   }
 
@@ -273,7 +273,8 @@ export class ContainerRunner {
     };
   }
 
-  private async run(bin: string, rawArgs: readonly string[]): Promise<void> {
+  private async run(program: LocalProgram): Promise<void> {
+    const { bin, args: rawArgs, nodeFlags } = program;
     const { pod } = this;
     const { events } = pod;
     const address = pod.address!;
@@ -306,6 +307,7 @@ export class ContainerRunner {
     );
     const process = new SandboxProcess({
       bin,
+      nodeFlags,
       args,
       env: processEnv,
       cwd:
@@ -316,7 +318,7 @@ export class ContainerRunner {
     });
     this.process = process;
     const startedAt = kubeTime(new Date());
-    void process.exited.then((exit) => this.onExit(process, exit, startedAt, bin, rawArgs));
+    void process.exited.then((exit) => this.onExit(process, exit, startedAt, program));
     if (process.pid === undefined) return;
     void events.normal(pod.ref, 'Created', `Created container ${name}`);
     void events.normal(pod.ref, 'Started', `Started container ${name}`);
@@ -381,7 +383,7 @@ export class ContainerRunner {
   }
 
   /** A container that cannot be made yet waits with its reason and is tried again with back-off. */
-  private retryLater(problem: NotYet, bin: string, args: readonly string[]): void {
+  private retryLater(problem: NotYet, program: LocalProgram): void {
     if (this.stopped) return;
     const { configRetry } = this.pod;
     this.configFailures++;
@@ -395,7 +397,7 @@ export class ContainerRunner {
     );
     this.update({ container: { waiting: { reason: problem.reason, message: problem.message } } });
     void this.pod.events.warning(this.pod.ref, problem.event, `Error: ${problem.message}`);
-    this.timer = setTimeout(() => this.runOrRetry(bin, args), wait);
+    this.timer = setTimeout(() => this.runOrRetry(program), wait);
   }
 
   /** Takes the container's new state and has the pod's status written. */
@@ -408,8 +410,7 @@ export class ContainerRunner {
     process: SandboxProcess | undefined,
     exit: Exit,
     startedAt: string,
-    bin: string,
-    args: readonly string[],
+    program: LocalProgram,
   ): void {
     if (this.process !== process || this.stopped || this.pod.stopping()) {
       if (this.process === process) this.endStart();
@@ -461,7 +462,7 @@ export class ContainerRunner {
         lastState: terminated,
         restartCount: this.state.restartCount + 1,
       };
-      this.runOrRetry(bin, args);
+      this.runOrRetry(program);
     }, delay);
   }
 }

@@ -4,7 +4,6 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PER_AGENT_NODE_FLAGS } from '@paddock/common';
 
 /** The niceness of pod processes: below the platform's own, which stays at 0. */
 export const POD_NICENESS = 10;
@@ -17,8 +16,10 @@ export interface Exit {
 }
 
 export interface SandboxProcessOptions {
-  /** The paddock-sandbox command file. */
+  /** The command file: paddock-sandbox or paddock-agent. */
   bin: string;
+  /** The Node.js flags the image runs it with. */
+  nodeFlags: readonly string[];
   /** The container's args, already expanded and rewritten for this machine. */
   args: readonly string[];
   /** The whole environment of the process (nothing of this process's is added). */
@@ -42,8 +43,7 @@ export class SandboxProcess {
   readonly exited: Promise<Exit>;
 
   constructor(options: SandboxProcessOptions) {
-    // The flags a pod's image gives these processes (its entrypoint and agent command).
-    this.child = spawn(process.execPath, [...PER_AGENT_NODE_FLAGS, options.bin, ...options.args], {
+    this.child = spawn(process.execPath, [...options.nodeFlags, options.bin, ...options.args], {
       env: options.env,
       cwd: options.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { AGENT_NODE_FLAGS, SANDBOX_NODE_FLAGS } from '@paddock/common';
 import { containerProgram, portClash } from '../../src/local-node/container-program.js';
 import type { Container } from '../../src/local-node/pod.js';
 import { programBins } from '../../src/local-node.js';
@@ -12,32 +13,32 @@ const container = (fields: Partial<Container>): Container => ({
   ...fields,
 });
 
-describe('the program a container runs', () => {
+describe('the program a container runs, with the flags its image gives it', () => {
   const cases: [string, Partial<Container>, ReturnType<typeof containerProgram>][] = [
     [
       'no command: the sandbox',
       { args: ['-addr', ':7070'] },
-      { ok: true, bin: BINS.sandbox, args: ['-addr', ':7070'] },
+      { ok: true, bin: BINS.sandbox, args: ['-addr', ':7070'], nodeFlags: SANDBOX_NODE_FLAGS },
     ],
     [
       'paddock-sandbox',
       { command: ['paddock-sandbox'], args: ['-x'] },
-      { ok: true, bin: BINS.sandbox, args: ['-x'] },
+      { ok: true, bin: BINS.sandbox, args: ['-x'], nodeFlags: SANDBOX_NODE_FLAGS },
     ],
     [
       'paddock-agent, its args',
       { command: ['paddock-agent'], args: ['--port', '7072'] },
-      { ok: true, bin: BINS.agent, args: ['--port', '7072'] },
+      { ok: true, bin: BINS.agent, args: ['--port', '7072'], nodeFlags: AGENT_NODE_FLAGS },
     ],
     [
       'a path ending in paddock-agent, the command’s words first',
       { command: ['/usr/local/bin/paddock-agent', 'serve'], args: ['-v'] },
-      { ok: true, bin: BINS.agent, args: ['serve', '-v'] },
+      { ok: true, bin: BINS.agent, args: ['serve', '-v'], nodeFlags: AGENT_NODE_FLAGS },
     ],
     [
       'an image from a registry with a digest',
       { image: 'ghcr.io/x/paddock-sandbox@sha256:abc' },
-      { ok: true, bin: BINS.sandbox, args: [] },
+      { ok: true, bin: BINS.sandbox, args: [], nodeFlags: SANDBOX_NODE_FLAGS },
     ],
   ];
   for (const [name, fields, want] of cases) {
