@@ -48,8 +48,8 @@ before(async () => {
       { groups: ['gamma-readers'], role: 'viewer' },
     ],
   });
-  await platform.agent('ns-gamma', 'worker', { promptPackRef: { name: 'any' }, replicas: 1 });
   await agentPod(platform.kube, 'ns-gamma', 'worker', `${LOG.join('\n')}\n`);
+  await platform.agent('ns-gamma', 'worker', { promptPackRef: { name: 'any' }, replicas: 1 });
 });
 
 after(() => platform?.stop());

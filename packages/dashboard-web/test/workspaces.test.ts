@@ -56,6 +56,7 @@ async function seedAlpha() {
       prompts: [{ name: 'hi', content: 'Say hi.' }],
     },
   });
+  await agentPod(platform.kube, 'ns-alpha', 'logger', 'starting\nready\n');
   await Promise.all([
     platform.agent('ns-alpha', 'logger', {
       promptPackRef: { name: 'helper' },
@@ -79,7 +80,6 @@ async function seedAlpha() {
       },
     }),
   ]);
-  await agentPod(platform.kube, 'ns-alpha', 'logger', 'starting\nready\n');
 }
 
 /** The spender workspace: a daily budget of a dollar, blocking, and an agent that spent five. */

@@ -463,13 +463,13 @@ describe('acting in a workspace with its ServiceAccount token', () => {
   });
 
   it('reads the logs, following them, and the events of an agent’s pod', async () => {
+    await agentPod(kube, 'ns-team', 'logger', 'starting\nready\n');
     await agents().create({
       apiVersion: API_VERSION,
       kind: 'AgentRuntime',
       metadata: { name: 'logger', namespace: 'ns-team' },
       spec: { promptPackRef: { name: 'helper' } },
     });
-    await agentPod(kube, 'ns-team', 'logger', 'starting\nready\n');
 
     const logs = await reader().get('/api/workspaces/team/agents/logger/logs?tailLines=1');
     assert.equal(logs.status, 200);

@@ -62,7 +62,9 @@ export async function startOperator(
 
 /**
  * A pod of an agent as its runner leaves it on the embedded cluster: labelled with the agent's
- * name, one `agent` container, the given log text, and the Started event a kubelet records.
+ * name, one `agent` container, the given log text, and the Started event a kubelet records. Made
+ * before the agent's AgentRuntime: once the operator has made the StatefulSet, the cluster's
+ * StatefulSet controller makes a pod of the same name, and this create would fail as a duplicate.
  */
 export async function agentPod(
   kube: Kube,
