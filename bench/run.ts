@@ -1,5 +1,9 @@
 // `npm run bench -- <name>`: runs bench/<name>.ts, which starts what it measures, drives load from
 // another process, prints its figures and exits. Without a name, lists the benchmarks.
+// This process runs with `--heap-growing-percent=150` (package.json): where it sends or sinks a
+// stream itself (the tunnels, their direct baseline), its read buffers would otherwise start a
+// full collection of its own heap every 16 MB in some runs and not others (docs/decisions/0039),
+// and the figures would measure this process rather than the one under test.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
