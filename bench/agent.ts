@@ -7,8 +7,9 @@
 //   memory reducer (which starts 8 s after activity ends) has shrunk the heap; with the anonymous
 //   part (RssAnon: heap and malloc, not the binary's pages). BENCH_AGENT_NODE_OPTIONS is given to
 //   the agent (e.g. --max-old-space-size=96, to tell what the collector leaves from what is kept);
-//   its command line carries the agent container's AGENT_NODE_FLAGS, or BENCH_AGENT_NODE_FLAGS when set (for
-//   the V8 flags NODE_OPTIONS refuses, e.g. --optimize-for-size; an empty value runs it without).
+//   its command line carries the agent container's AGENT_NODE_FLAGS, or BENCH_AGENT_NODE_FLAGS
+//   when set (for the V8 flags NODE_OPTIONS refuses, e.g. --optimize-for-size; an empty value runs
+//   it without).
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
