@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { DASHBOARD_NODE_FLAGS } from '@paddock/dashboard/shared';
+import { DASHBOARD_ENV, DASHBOARD_NODE_FLAGS } from '@paddock/dashboard/shared';
 import { DASHBOARD_BIN, type Started } from '@paddock/testing';
 import { startServer } from './processes.js';
 
@@ -9,7 +9,7 @@ export const BENCH_SESSION_SECRET = 'bench-session-secret-of-at-least-32-charact
 export const BENCH_ADMIN_PASSWORD = 'bench-admin-password';
 
 /**
- * The dashboard on a free loopback port, with the Node.js flags it runs with in the image and under
+ * The dashboard on a free loopback port, with the Node.js flags and environment it runs with in the image and under
  * `paddock up`, logging at info as JSON, its session secret, its builtin admin and its users.db in
  * `dataDir`, with `env` on top; resolves once it listens.
  */
@@ -22,6 +22,7 @@ export function startBenchDashboard(
     [...DASHBOARD_NODE_FLAGS, DASHBOARD_BIN],
     /"addr":"127\.0\.0\.1:(\d+)"/,
     {
+      ...DASHBOARD_ENV,
       SVC_LOG_LEVEL: 'info',
       SVC_LOG_FORMAT: 'json',
       SVC_LISTEN_ADDR: '127.0.0.1:0',

@@ -1,5 +1,5 @@
 import { AGENT_NODE_FLAGS, SANDBOX_NODE_FLAGS } from '@paddock/common';
-import { DASHBOARD_NODE_FLAGS } from '@paddock/dashboard/shared';
+import { DASHBOARD_ENV, DASHBOARD_NODE_FLAGS } from '@paddock/dashboard/shared';
 import { OPERATOR_NODE_FLAGS } from '../src/node-flags.js';
 // A lint of the service images' Dockerfile (deploy/images/Dockerfile, one target per service) and of
 // .dockerignore, since no container engine runs here: pinned bases, multi-stage builds that install
@@ -306,6 +306,13 @@ describe('the service images (deploy/images/Dockerfile)', () => {
         assert.ok(existsSync(join(root, 'packages', service, 'bin', `${bin}.js`)));
         if (service === 'dashboard') {
           assert.deepEqual(entrypoint.slice(1, -1), [...DASHBOARD_NODE_FLAGS]);
+          // The image sets what every other start of the dashboard sets.
+          assert.equal(
+            finalOf('ENV').at(-1),
+            Object.entries(DASHBOARD_ENV)
+              .map(([name, value]) => `${name}=${value}`)
+              .join(' '),
+          );
         }
         if (service === 'operator') {
           assert.deepEqual(entrypoint.slice(1, -1), [...OPERATOR_NODE_FLAGS]);

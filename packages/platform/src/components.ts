@@ -1,4 +1,4 @@
-import { DASHBOARD_NODE_FLAGS } from '@paddock/dashboard/shared';
+import { DASHBOARD_ENV, DASHBOARD_NODE_FLAGS } from '@paddock/dashboard/shared';
 import { OPERATOR_NODE_FLAGS } from '@paddock/operator/node-flags';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -111,6 +111,7 @@ export async function localComponents(platform: LocalPlatform): Promise<Componen
         platform.kubeconfig ?? embeddedKubeconfig(platform),
       ],
       env: {
+        ...DASHBOARD_ENV,
         SVC_AUTH_MODE: 'builtin',
         SVC_LISTEN_ADDR: `${host}:${dashboardPort}`,
         SVC_BUILTIN_SQLITE_PATH: localUserStore(platform.dataDir),

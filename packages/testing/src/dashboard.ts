@@ -1,4 +1,4 @@
-import { DASHBOARD_NODE_FLAGS } from '@paddock/dashboard/shared';
+import { DASHBOARD_ENV, DASHBOARD_NODE_FLAGS } from '@paddock/dashboard/shared';
 import { join } from 'node:path';
 import { start, type Started } from './processes.js';
 import { tempDir } from './temp.js';
@@ -33,6 +33,7 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
   const child = start(process.execPath, [...DASHBOARD_NODE_FLAGS, DASHBOARD_BIN], {
     env: {
       PATH: process.env.PATH,
+      ...DASHBOARD_ENV,
       SVC_LOG_FORMAT: 'json',
       SVC_LISTEN_ADDR: '127.0.0.1:0',
       SVC_SESSION_SECRET: SESSION_SECRET,
