@@ -9,9 +9,9 @@ export const BENCH_SESSION_SECRET = 'bench-session-secret-of-at-least-32-charact
 export const BENCH_ADMIN_PASSWORD = 'bench-admin-password';
 
 /**
- * The dashboard on a free loopback port, with the Node.js flags and environment it runs with in the image and under
- * `paddock up`, logging at info as JSON, its session secret, its builtin admin and its users.db in
- * `dataDir`, with `env` on top; resolves once it listens.
+ * The dashboard on a free loopback port, with the Node.js flags and environment it runs with in the
+ * image and under `paddock up`, logging at info as JSON, its session secret, its builtin admin and
+ * its users.db in `dataDir`, with `env` on top; resolves once it listens.
  */
 export function startBenchDashboard(
   dataDir: string,
