@@ -3,7 +3,9 @@
 // HTTP+SSE and Streamable HTTP; the Grep tool against ripgrep run directly on a 20,000-file tree;
 // the sandbox's peak RSS. Beside calls/s it prints the CPU time per call of each server and of the
 // load generator: on a machine with few cores they share the cores, and CPU per call is the figure
-// that other work on the machine does not move.
+// that other work on the machine does not move. A third server, the official SDK alone with the
+// same Read and nothing of Paddock (fixtures/mcp-sdk-floor.ts), runs in every round too: what the
+// sandbox costs beyond it is Paddock's own work per call, which the ratio alone does not show.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -30,6 +32,7 @@ const referenceBin = join(
   'index.js',
 );
 const loadScript = join(import.meta.dirname, 'fixtures', 'mcp-load.ts');
+const floorScript = join(import.meta.dirname, 'fixtures', 'mcp-sdk-floor.ts');
 const run = promisify(execFile);
 
 interface Load {
@@ -83,19 +86,30 @@ interface Target {
   args: object;
 }
 
+const loadOn = (target: Target, kind: string, sessions: number) =>
+  load(target.url, kind, sessions, target.tool, target.args, target.pid);
+
 /**
- * RUNS pairs of runs, ours then the reference's, so that drift in the machine's load over the
- * minutes this takes does not favour one; the ratio is the median of the pairs' ratios.
+ * RUNS rounds of runs, ours, the SDK floor's, then the reference's, so that drift in the machine's
+ * load over the minutes this takes does not favour one; each ratio is the median of the rounds'.
  */
-async function compare(kind: string, sessions: number, ours: Target, theirs: Target) {
-  const runs: { ours: Load; theirs: Load }[] = [];
+async function compare(
+  kind: string,
+  sessions: number,
+  ours: Target,
+  floor: Target,
+  theirs: Target,
+) {
+  const runs: { ours: Load; floor: Load; theirs: Load }[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const a = await load(ours.url, kind, sessions, ours.tool, ours.args, ours.pid);
-    const b = await load(theirs.url, kind, sessions, theirs.tool, theirs.args, theirs.pid);
-    runs.push({ ours: a, theirs: b });
+    const a = await loadOn(ours, kind, sessions);
+    const f = await loadOn(floor, kind, sessions);
+    const b = await loadOn(theirs, kind, sessions);
+    runs.push({ ours: a, floor: f, theirs: b });
   }
   const mine = runs.map((r) => r.ours);
   const ref = runs.map((r) => r.theirs);
+  const floors = runs.map((r) => r.floor);
   return {
     'paddock Read calls/s': Math.round(median(mine.map((r) => r.callsPerSecond))),
     'p50 ms': median(mine.map((r) => r.p50Ms)),
@@ -113,7 +127,12 @@ async function compare(kind: string, sessions: number, ours: Target, theirs: Tar
       ),
     ).toFixed(2),
     'load µs/call': `${cpuPerCall(mine, 'loadCpuSeconds')} / ${cpuPerCall(ref, 'loadCpuSeconds')}`,
-    errors: [...mine, ...ref].reduce((n, r) => n + r.errors, 0),
+    'SDK floor calls/s': Math.round(median(floors.map((r) => r.callsPerSecond))),
+    'floor µs/call': cpuPerCall(floors, 'serverCpuSeconds'),
+    'floor ratio': median(
+      runs.map((r) => r.floor.callsPerSecond / r.theirs.callsPerSecond),
+    ).toFixed(2),
+    errors: [...mine, ...floors, ...ref].reduce((n, r) => n + r.errors, 0),
   };
 }
 
@@ -147,7 +166,21 @@ const sandbox = await startServer(
   /"addr":"127\.0\.0\.1:(\d+)"/,
 );
 const rows = [];
+let floor: Awaited<ReturnType<typeof startServer>> | undefined;
 try {
+  floor = await startServer(
+    process.execPath,
+    // With the sandbox's node flags, so that only the code differs.
+    [
+      ...SANDBOX_NODE_FLAGS,
+      '--conditions=paddock-source',
+      '--import',
+      'tsx',
+      floorScript,
+      workspace.path,
+    ],
+    /"addr":"127\.0\.0\.1:(\d+)"/,
+  );
   for (const kind of ['sse', 'streamable'] as const) {
     const refPort = await freePort();
     const reference = start(
@@ -174,6 +207,12 @@ try {
               args: { file_path: 'four-k.txt' },
             },
             {
+              url: `http://127.0.0.1:${floor.port}${path}`,
+              pid: floor.child.pid!,
+              tool: 'Read',
+              args: { file_path: 'four-k.txt' },
+            },
+            {
               url: `http://127.0.0.1:${refPort}${path}`,
               pid: reference.child.pid!,
               tool: 'echo',
@@ -187,9 +226,10 @@ try {
     }
   }
   printTable(
-    `MCP tools/call, median of ${RUNS} runs of ${SECONDS} s, ours and the reference in turn ` +
-      '(reference: @modelcontextprotocol/server-everything; µs/call: CPU time per call over the ' +
-      'measured window; load: the load generator, ours / the reference)',
+    `MCP tools/call, median of ${RUNS} runs of ${SECONDS} s, ours, the SDK floor and the ` +
+      'reference in turn (reference: @modelcontextprotocol/server-everything; SDK floor: the ' +
+      "official SDK alone with the same Read, nothing of Paddock's; µs/call: CPU time per call " +
+      'over the measured window; load: the load generator, ours / the reference)',
     rows,
   );
   console.log(
@@ -249,6 +289,7 @@ try {
     await grepSandbox.stop();
   }
 } finally {
+  await floor?.stop();
   await sandbox.stop();
   await workspace.remove();
 }
