@@ -84,7 +84,10 @@ function tokensFrom(
   provider: OAuthProvider,
   previousRefreshToken?: string,
 ): OAuthTokens {
-  const expiresIn = response.expiresIn();
+  // The provider's own lifetime in seconds, taken as the response arrives: the library's
+  // expiresIn() floors what is left of it, so two refreshes a moment apart could report a later
+  // one as expiring first.
+  const expiresIn = response.expires_in;
   const refreshToken = response.refresh_token ?? previousRefreshToken;
   // Absent values are left out, not set to undefined, so merging into a session keeps the old ones.
   return {
