@@ -194,24 +194,21 @@ try {
     try {
       for (const sessions of [1, 50]) {
         const path = kind === 'sse' ? '/sse' : '/mcp';
+        // The sandbox and the SDK floor answer the same Read of the same file.
+        const read = (port: number, pid: number): Target => ({
+          url: `http://127.0.0.1:${port}${path}`,
+          pid,
+          tool: 'Read',
+          args: { file_path: 'four-k.txt' },
+        });
         rows.push({
           transport: kind === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP',
           sessions,
           ...(await compare(
             kind,
             sessions,
-            {
-              url: `http://127.0.0.1:${sandbox.port}${path}`,
-              pid: sandbox.child.pid!,
-              tool: 'Read',
-              args: { file_path: 'four-k.txt' },
-            },
-            {
-              url: `http://127.0.0.1:${floor.port}${path}`,
-              pid: floor.child.pid!,
-              tool: 'Read',
-              args: { file_path: 'four-k.txt' },
-            },
+            read(sandbox.port, sandbox.child.pid!),
+            read(floor.port, floor.child.pid!),
             {
               url: `http://127.0.0.1:${refPort}${path}`,
               pid: reference.child.pid!,
